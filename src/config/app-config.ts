@@ -1,0 +1,58 @@
+// The typed, validated configuration every module receives (token APP_CONFIG).
+// Parsed once at boot from the environment by src/config/env.schema.ts; never read
+// process.env anywhere else. Secrets are plain strings here and must never be logged.
+export type SecretDetectionMode = 'off' | 'mask' | 'block';
+export type ToolMode = 'full' | 'discovery';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export type AppConfig = {
+  server: {
+    host: string; // HOST
+    port: number; // PORT
+    publicUrl: string; // PUBLIC_URL: the externally visible base URL (OAuth issuer, resource)
+    logLevel: LogLevel; // LOG_LEVEL
+    shutdownTimeoutMs: number; // SHUTDOWN_TIMEOUT_MS
+  };
+  gitea: {
+    url: string; // GITEA_URL (no trailing slash)
+    token: string | null; // GITEA_TOKEN: the service account's token (mode "token")
+    timeoutMs: number; // GITEA_TIMEOUT_MS
+    oauthClientId: string | null; // GITEA_OAUTH_CLIENT_ID
+    oauthClientSecret: string | null; // GITEA_OAUTH_CLIENT_SECRET
+  };
+  mcp: {
+    bearerToken: string | null; // MCP_BEARER_TOKEN
+    allowedOrigins: string[]; // MCP_ALLOWED_ORIGINS (comma list); empty = same-origin/no Origin only
+    maxBodyBytes: number; // MCP_MAX_BODY_BYTES
+    rateLimitPerMinute: number; // RATE_LIMIT_PER_MINUTE (per identity; 0 = off)
+    maxConcurrentPerIdentity: number; // MAX_CONCURRENT_PER_IDENTITY
+    maxConcurrentTotal: number; // MAX_CONCURRENT_TOTAL
+    requestTimeoutMs: number; // REQUEST_TIMEOUT_MS
+  };
+  tools: {
+    specSource: string; // SPEC_SOURCE: 'bundled' | 'live' | a file path
+    toolsets: string[]; // TOOLSETS (swagger tags); empty = all
+    mode: ToolMode; // TOOL_MODE
+    readOnly: boolean; // READ_ONLY
+    disabledTools: string[]; // DISABLED_TOOLS (names and globs)
+    allowSudo: boolean; // ALLOW_SUDO
+    maxResponseItems: number; // MAX_TOOL_RESPONSE_ITEMS
+    maxResponseChars: number; // MAX_TOOL_RESPONSE_CHARS
+    maxBinaryBytes: number; // MAX_BINARY_BYTES
+  };
+  secrets: {
+    detectionMode: SecretDetectionMode; // SECRET_DETECTION_MODE
+    encryptionKey: string | null; // ENCRYPTION_KEY (32 bytes, base64 or hex) for grants at rest
+  };
+  storage: {
+    databaseUrl: string | null; // DATABASE_URL; null = embedded PGlite under dataDir
+    dataDir: string; // DATA_DIR
+    redisUrl: string | null; // REDIS_URL; null = in-process queue
+  };
+  audit: {
+    retentionDays: number; // AUDIT_RETENTION_DAYS (0 = keep forever)
+    batchSize: number; // AUDIT_BATCH_SIZE
+  };
+};
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
