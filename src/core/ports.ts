@@ -68,6 +68,8 @@ export interface PolicyProvider {
 
 /** One audit record as the call path produces it (see docs/adr on audit). */
 export type AuditEntry = {
+  /** Unique per call (UUID), so a record retried through the queue is written once. */
+  eventId: string;
   time: Date;
   login: string | null;
   mode: IdentityMode | null;

@@ -1,0 +1,9 @@
+// Nest injection tokens shared between modules, so that no module imports another's internals.
+export const TOOL_SERVICE = Symbol('TOOL_SERVICE'); // core ToolService (src/core/executor)
+export const GITEA_TRANSPORT = Symbol('GITEA_TRANSPORT'); // core GiteaTransport (src/infra/gitea)
+export const POLICY_PROVIDER = Symbol('POLICY_PROVIDER'); // core PolicyProvider
+export const AUDIT_SINK = Symbol('AUDIT_SINK'); // core AuditSink (src/modules/audit)
+export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY'); // prom-client Registry (src/modules/metrics)
+export const LOGGER = Symbol('LOGGER'); // pino Logger (src/infra/logging)
+export const PRISMA = Symbol('PRISMA'); // connected PrismaClient (src/infra/database)
+export const JOB_QUEUE = Symbol('JOB_QUEUE'); // JobQueue (src/infra/queue): BullMQ or in-process
