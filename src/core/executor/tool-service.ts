@@ -1,0 +1,66 @@
+// The contract between the MCP layer and the call path. The MCP engineer codes against these types;
+// keep them stable and only add fields.
+import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
+import type { AppConfig } from '../../config/app-config';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type McpToolDefinition = {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonObject;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+};
+
+export type ToolCallResult = { content: Array<{ type: 'text'; text: string }>; isError: boolean };
+
+/** Thrown by callTool for a name that is not in the catalogue at all; maps to JSON-RPC -32602. */
+export class UnknownToolError extends Error {
+  constructor(readonly toolName: string) {
+    super(`Unknown tool: ${toolName.slice(0, 100)}`);
+    this.name = 'UnknownToolError';
+  }
+}
+
+export interface ToolService {
+  listTools(): McpToolDefinition[];
+  callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult>;
+}
+
+/** Port for the secrets module (src/core/secrets), injected so the executor does not import it. */
+export interface ResultScrubber {
+  collectBodySecrets(body: unknown, operationId: string): string[];
+  scrubResult(
+    value: unknown,
+    ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
+  ): { value: unknown; redactions: number; masks: number; blocked: null | { kinds: string[] } };
+  /** JSON path of a mask marker found in an outgoing body, or null. */
+  findMaskMarker(body: unknown, operationId: string): string | null;
+  readonly CREDENTIAL_ISSUING_OPERATIONS: ReadonlySet<string>;
+}
+
+export type ToolServiceOptions = {
+  tools: AppConfig['tools'];
+  secrets: Pick<AppConfig['secrets'], 'detectionMode'>;
+  /** GITEA_TOKEN, MCP_BEARER_TOKEN, GITEA_OAUTH_CLIENT_SECRET and any extra secrets: always redacted. */
+  exactSecrets: string[];
+  /** Per-call timeout towards Gitea (GITEA_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Cap on a Gitea response body read by the transport; defaults to a bound derived from the limits. */
+  maxResponseBytes?: number;
+};
+
+export type ToolServiceDeps = {
+  transport: GiteaTransport;
+  policy: PolicyProvider;
+  audit: AuditSink;
+  clock: Clock;
+  scrubber: ResultScrubber;
+  /** Unique id per call for the audit record; defaults to crypto.randomUUID. */
+  newEventId?: () => string;
+  warn?: (message: string) => void;
+};
+
+export { createToolService } from './tool-executor';
