@@ -1,11 +1,16 @@
 // Three projects: unit (pure core, no services), integration (real PostgreSQL/Redis when
 // TEST_DATABASE_URL / TEST_REDIS_URL are set, PGlite always), e2e (booted service + simulator
 // + official MCP SDK clients). Type checking is `npm run typecheck`; jest only transpiles.
-const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+  // PGlite's CommonJS build uses import() for Node built-ins; see the transformer.
+  '^.+/@electric-sql/pglite/dist/.+\\.c?js$': '<rootDir>/test/jest/require-dynamic-imports.js',
+};
 const common = {
   transform,
+  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
   testEnvironment: 'node',
-  moduleFileExtensions: ['ts', 'js', 'json', 'mjs'],
+  moduleFileExtensions: ['ts', 'js', 'json', 'mjs', 'cjs'],
   rootDir: __dirname,
 };
 

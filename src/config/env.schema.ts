@@ -1,0 +1,368 @@
+// The one place that names every environment variable: its meaning, default, whether it is a
+// secret, and how its string becomes a typed value. parseConfig() is pure (env in, config or a
+// list of every problem out), so start-up, tests and docs/configuration.md share the same table.
+import type { AppConfig, LogLevel, SecretDetectionMode, ToolMode } from './app-config';
+
+export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit';
+
+export type EnvVarSpec = {
+  name: string;
+  group: EnvGroup;
+  description: string;
+  /** The default as documented (null: unset unless given). */
+  defaultText: string | null;
+  /** Never echo the value (errors, logs, docs examples). */
+  sensitive: boolean;
+  /** Parses a present, non-empty value; throws EnvValueError with a message that never contains the value. */
+  parse: (raw: string) => unknown;
+};
+
+export class EnvValueError extends Error {}
+
+export type ConfigIssue = { variable: string; message: string };
+export type ParseResult = { ok: true; config: AppConfig } | { ok: false; issues: ConfigIssue[] };
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const DETECTION_MODES: readonly SecretDetectionMode[] = ['off', 'mask', 'block'];
+const TOOL_MODES: readonly ToolMode[] = ['full', 'discovery'];
+
+const integer =
+  (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  (raw: string): number => {
+    if (!/^[+]?\d+$/.test(raw.trim())) throw new EnvValueError(`must be a whole number between ${min} and ${max}`);
+    const value = Number(raw.trim());
+    if (value < min || value > max) throw new EnvValueError(`must be between ${min} and ${max}`);
+    return value;
+  };
+
+const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (raw: string): T => {
+    const value = raw.trim().toLowerCase();
+    if (!(values as readonly string[]).includes(value)) throw new EnvValueError(`must be one of: ${values.join(', ')}`);
+    return value as T;
+  };
+
+const boolean = (raw: string): boolean => {
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new EnvValueError('must be true or false (also accepted: 1/0, yes/no, on/off)');
+};
+
+const list = (raw: string): string[] =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+const text = (raw: string): string => raw.trim();
+
+const url =
+  (protocols: readonly string[], what: string) =>
+  (raw: string): string => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw.trim());
+    } catch {
+      throw new EnvValueError(`must be a valid ${what} URL`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new EnvValueError(`must be a ${what} URL (${protocols.map((p) => p.replace(':', '://')).join(' or ')})`);
+    }
+    return raw.trim().replace(/\/+$/, '');
+  };
+
+const httpUrl = url(['http:', 'https:'], 'http(s)');
+
+const origins = (raw: string): string[] =>
+  list(raw).map((origin) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new EnvValueError('must be a comma-separated list of origins such as https://app.example.com');
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '')) {
+      throw new EnvValueError('must be a comma-separated list of origins (scheme://host[:port], no path)');
+    }
+    return parsed.origin;
+  });
+
+// 32 bytes, given as 64 hex characters or base64 (standard or url-safe).
+const encryptionKey = (raw: string): string => {
+  const value = raw.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value)
+    ? Buffer.from(value, 'hex')
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(value)
+      ? Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+      : null;
+  if (!bytes || bytes.length !== 32) throw new EnvValueError('must be 32 bytes, as 64 hex characters or base64');
+  return value;
+};
+
+const v = (
+  name: string,
+  group: EnvGroup,
+  defaultText: string | null,
+  description: string,
+  parse: (raw: string) => unknown,
+  sensitive = false,
+): EnvVarSpec => ({ name, group, defaultText, description, parse, sensitive });
+
+export const ENV_VARS: readonly EnvVarSpec[] = [
+  v('HOST', 'server', '127.0.0.1', 'Interface address the HTTP server binds to (use 0.0.0.0 in a container).', text),
+  v('PORT', 'server', '8080', 'TCP port of the HTTP server (0 picks a free port).', integer(0, 65535)),
+  v(
+    'PUBLIC_URL',
+    'server',
+    'http://HOST:PORT',
+    'Externally visible base URL of the service (OAuth issuer and protected-resource URL); set it behind a proxy or ingress.',
+    httpUrl,
+  ),
+  v('LOG_LEVEL', 'server', 'info', `Log level: ${LOG_LEVELS.join(', ')}.`, oneOf(LOG_LEVELS)),
+  v(
+    'SHUTDOWN_TIMEOUT_MS',
+    'server',
+    '10000',
+    'On SIGTERM/SIGINT, how long to wait for in-flight work, the queue and the database to close before exiting.',
+    integer(0),
+  ),
+  v('GITEA_URL', 'gitea', 'http://localhost:3000', 'Base URL of the Gitea instance (without /api/v1).', httpUrl),
+  v(
+    'GITEA_TOKEN',
+    'gitea',
+    null,
+    'Service-account access token for calls in "token" mode; unset disables that mode.',
+    text,
+    true,
+  ),
+  v('GITEA_TIMEOUT_MS', 'gitea', '30000', 'Timeout of one request to Gitea.', integer(1)),
+  v(
+    'GITEA_OAUTH_CLIENT_ID',
+    'gitea',
+    null,
+    'Client ID of the OAuth2 application registered in Gitea (per-user mode and console login).',
+    text,
+  ),
+  v(
+    'GITEA_OAUTH_CLIENT_SECRET',
+    'gitea',
+    null,
+    'Client secret of that OAuth2 application; required together with GITEA_OAUTH_CLIENT_ID.',
+    text,
+    true,
+  ),
+  v(
+    'MCP_BEARER_TOKEN',
+    'mcp',
+    null,
+    'Static bearer token MCP clients may present to act as the service account (GITEA_TOKEN).',
+    text,
+    true,
+  ),
+  v(
+    'MCP_ALLOWED_ORIGINS',
+    'mcp',
+    '(empty)',
+    'Comma-separated browser origins allowed to call /mcp; empty allows only requests without a foreign Origin header.',
+    origins,
+  ),
+  v('MCP_MAX_BODY_BYTES', 'mcp', '1048576', 'Largest accepted MCP request body, in bytes.', integer(1)),
+  v(
+    'RATE_LIMIT_PER_MINUTE',
+    'mcp',
+    '600',
+    'Tool calls allowed per identity per minute (0 turns the limit off).',
+    integer(0),
+  ),
+  v('MAX_CONCURRENT_PER_IDENTITY', 'mcp', '16', 'Tool calls one identity may run at the same time.', integer(1)),
+  v('MAX_CONCURRENT_TOTAL', 'mcp', '256', 'Tool calls the whole service runs at the same time.', integer(1)),
+  v('REQUEST_TIMEOUT_MS', 'mcp', '60000', 'Upper bound for one MCP request, including all Gitea calls.', integer(1)),
+  v(
+    'SPEC_SOURCE',
+    'tools',
+    'bundled',
+    'Where the Gitea OpenAPI description comes from: "bundled", "live" (GITEA_URL/swagger.v1.json) or a file path.',
+    text,
+  ),
+  v(
+    'TOOLSETS',
+    'tools',
+    '(all)',
+    'Comma-separated swagger tags (e.g. repository,issue) whose operations become tools; empty means all.',
+    list,
+  ),
+  v(
+    'TOOL_MODE',
+    'tools',
+    'full',
+    '"full" lists every tool; "discovery" lists a few meta-tools that search and call the others.',
+    oneOf(TOOL_MODES),
+  ),
+  v('READ_ONLY', 'tools', 'false', 'Expose only GET operations.', boolean),
+  v(
+    'DISABLED_TOOLS',
+    'tools',
+    '(none)',
+    'Comma-separated tool names or globs (e.g. admin_*) that are never offered or run.',
+    list,
+  ),
+  v('ALLOW_SUDO', 'tools', 'false', "Allow site-admin callers to act as another user through Gitea's Sudo header.", boolean),
+  v('MAX_TOOL_RESPONSE_ITEMS', 'tools', '100', 'Largest number of list items returned by one tool call.', integer(1)),
+  v(
+    'MAX_TOOL_RESPONSE_CHARS',
+    'tools',
+    '100000',
+    'Largest size of one tool result, in characters; longer results are truncated and say so.',
+    integer(1),
+  ),
+  v('MAX_BINARY_BYTES', 'tools', '1048576', 'Largest binary payload (file contents, archives) returned inline.', integer(0)),
+  v(
+    'SECRET_DETECTION_MODE',
+    'secrets',
+    'mask',
+    'What to do with secrets found in Gitea content: off, mask (replace them) or block (refuse the result).',
+    oneOf(DETECTION_MODES),
+  ),
+  v(
+    'ENCRYPTION_KEY',
+    'secrets',
+    null,
+    'Key (32 bytes, hex or base64) that encrypts stored OAuth grants; required for per-user OAuth mode.',
+    encryptionKey,
+    true,
+  ),
+  v(
+    'DATABASE_URL',
+    'storage',
+    null,
+    'PostgreSQL connection URL; unset uses embedded PGlite under DATA_DIR.',
+    url(['postgres:', 'postgresql:'], 'PostgreSQL'),
+    true,
+  ),
+  v(
+    'DATA_DIR',
+    'storage',
+    './.data',
+    'Directory for embedded data (PGlite lives in DATA_DIR/pglite); "memory://" keeps PGlite in memory (tests).',
+    text,
+  ),
+  v(
+    'REDIS_URL',
+    'storage',
+    null,
+    'Redis URL for BullMQ (and shared state across replicas); unset uses the in-process queue.',
+    url(['redis:', 'rediss:'], 'Redis'),
+    true,
+  ),
+  v('AUDIT_RETENTION_DAYS', 'audit', '90', 'Days audit records are kept (0 keeps them forever).', integer(0)),
+  v('AUDIT_BATCH_SIZE', 'audit', '100', 'Audit records written to the database per batch.', integer(1, 10000)),
+];
+
+export type Env = Record<string, string | undefined>;
+
+/** Parses and validates the environment. Never includes a value in an issue message. */
+export function parseConfig(env: Env): ParseResult {
+  const issues: ConfigIssue[] = [];
+  const values = new Map<string, unknown>();
+  for (const spec of ENV_VARS) {
+    const raw = env[spec.name];
+    // Empty counts as unset: orchestrators often render optional variables as "".
+    if (raw === undefined || raw.trim() === '') continue;
+    try {
+      values.set(spec.name, spec.parse(raw));
+    } catch (error) {
+      const message = error instanceof EnvValueError ? error.message : 'is invalid';
+      issues.push({ variable: spec.name, message });
+    }
+  }
+  const get = <T>(name: string, fallback: T): T => (values.has(name) ? (values.get(name) as T) : fallback);
+
+  if (values.has('GITEA_OAUTH_CLIENT_ID') !== values.has('GITEA_OAUTH_CLIENT_SECRET')) {
+    const missing = values.has('GITEA_OAUTH_CLIENT_ID') ? 'GITEA_OAUTH_CLIENT_SECRET' : 'GITEA_OAUTH_CLIENT_ID';
+    if (!issues.some((issue) => issue.variable.startsWith('GITEA_OAUTH_'))) {
+      issues.push({ variable: missing, message: 'must be set together with the other GITEA_OAUTH_* variable' });
+    }
+  }
+  if (issues.length > 0) return { ok: false, issues };
+
+  const host = get('HOST', '127.0.0.1');
+  const port = get('PORT', 8080);
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const config: AppConfig = {
+    server: {
+      host,
+      port,
+      publicUrl: get('PUBLIC_URL', `http://${urlHost}:${port}`),
+      logLevel: get<LogLevel>('LOG_LEVEL', 'info'),
+      shutdownTimeoutMs: get('SHUTDOWN_TIMEOUT_MS', 10_000),
+    },
+    gitea: {
+      url: get('GITEA_URL', 'http://localhost:3000'),
+      token: get<string | null>('GITEA_TOKEN', null),
+      timeoutMs: get('GITEA_TIMEOUT_MS', 30_000),
+      oauthClientId: get<string | null>('GITEA_OAUTH_CLIENT_ID', null),
+      oauthClientSecret: get<string | null>('GITEA_OAUTH_CLIENT_SECRET', null),
+    },
+    mcp: {
+      bearerToken: get<string | null>('MCP_BEARER_TOKEN', null),
+      allowedOrigins: get<string[]>('MCP_ALLOWED_ORIGINS', []),
+      maxBodyBytes: get('MCP_MAX_BODY_BYTES', 1_048_576),
+      rateLimitPerMinute: get('RATE_LIMIT_PER_MINUTE', 600),
+      maxConcurrentPerIdentity: get('MAX_CONCURRENT_PER_IDENTITY', 16),
+      maxConcurrentTotal: get('MAX_CONCURRENT_TOTAL', 256),
+      requestTimeoutMs: get('REQUEST_TIMEOUT_MS', 60_000),
+    },
+    tools: {
+      specSource: get('SPEC_SOURCE', 'bundled'),
+      toolsets: get<string[]>('TOOLSETS', []),
+      mode: get<ToolMode>('TOOL_MODE', 'full'),
+      readOnly: get('READ_ONLY', false),
+      disabledTools: get<string[]>('DISABLED_TOOLS', []),
+      allowSudo: get('ALLOW_SUDO', false),
+      maxResponseItems: get('MAX_TOOL_RESPONSE_ITEMS', 100),
+      maxResponseChars: get('MAX_TOOL_RESPONSE_CHARS', 100_000),
+      maxBinaryBytes: get('MAX_BINARY_BYTES', 1_048_576),
+    },
+    secrets: {
+      detectionMode: get<SecretDetectionMode>('SECRET_DETECTION_MODE', 'mask'),
+      encryptionKey: get<string | null>('ENCRYPTION_KEY', null),
+    },
+    storage: {
+      databaseUrl: get<string | null>('DATABASE_URL', null),
+      dataDir: get('DATA_DIR', './.data'),
+      redisUrl: get<string | null>('REDIS_URL', null),
+    },
+    audit: {
+      retentionDays: get('AUDIT_RETENTION_DAYS', 90),
+      batchSize: get('AUDIT_BATCH_SIZE', 100),
+    },
+  };
+  return { ok: true, config };
+}
+
+/** One human-readable message naming every bad variable (values never included). */
+export function formatConfigIssues(issues: readonly ConfigIssue[]): string {
+  const lines = issues.map((issue) => `  - ${issue.variable} ${issue.message}`);
+  return `Invalid configuration (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}\nSee docs/configuration.md.`;
+}
+
+export class ConfigValidationError extends Error {
+  constructor(readonly issues: readonly ConfigIssue[]) {
+    super(formatConfigIssues(issues));
+    this.name = 'ConfigValidationError';
+  }
+}
+
+/** Parses or throws ConfigValidationError. */
+export function loadConfig(env: Env): AppConfig {
+  const result = parseConfig(env);
+  if (!result.ok) throw new ConfigValidationError(result.issues);
+  return result.config;
+}
+
+/** A config with every default applied plus the given overrides (tests, demo). */
+export function configFromEnv(overrides: Env = {}): AppConfig {
+  return loadConfig(overrides);
+}

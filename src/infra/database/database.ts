@@ -1,0 +1,87 @@
+// Opens the database the configuration asks for: PostgreSQL through @prisma/adapter-pg when
+// DATABASE_URL is set, otherwise embedded PGlite (files under DATA_DIR/pglite, or in memory for
+// "memory://") through pglite-prisma-adapter. Both get the same migrations and the same client.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../../generated/prisma/client';
+import { migrate, type MigrationResult } from './migrator';
+import { pgliteConnection, postgresConnection } from './sql-connection';
+
+export const IN_MEMORY_DATA_DIR = 'memory://';
+
+export type DatabaseOptions = {
+  /** PostgreSQL URL, or null for PGlite. */
+  databaseUrl: string | null;
+  /** PGlite lives in dataDir/pglite; "memory://" keeps it in memory. */
+  dataDir: string;
+  migrationsDir?: string;
+};
+
+export type Database = {
+  readonly kind: 'postgres' | 'pglite';
+  readonly prisma: PrismaClient;
+  /** Applies pending migrations (idempotent, safe to run from several replicas at once). */
+  migrate(log?: (message: string) => void): Promise<MigrationResult>;
+  /** Throws unless the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.migrationsDir);
+  return openPglite(options.dataDir, options.migrationsDir);
+}
+
+async function openPostgres(databaseUrl: string, migrationsDir?: string): Promise<Database> {
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+  return {
+    kind: 'postgres',
+    prisma,
+    async migrate(log) {
+      // A dedicated session: the advisory lock must be held by one connection throughout.
+      const connection = await postgresConnection(databaseUrl);
+      try {
+        return await migrate(connection, { migrationsDir, log });
+      } finally {
+        await connection.close();
+      }
+    },
+    async ping() {
+      await prisma.$queryRawUnsafe('SELECT 1');
+    },
+    async close() {
+      await prisma.$disconnect();
+    },
+  };
+}
+
+async function openPglite(dataDir: string, migrationsDir?: string): Promise<Database> {
+  let pglite: PGlite;
+  if (dataDir === IN_MEMORY_DATA_DIR) {
+    pglite = new PGlite();
+  } else {
+    const dir = join(resolve(dataDir), 'pglite');
+    mkdirSync(dir, { recursive: true });
+    pglite = new PGlite(dir);
+  }
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  let closed = false;
+  return {
+    kind: 'pglite',
+    prisma,
+    migrate: (log) => migrate(pgliteConnection(pglite), { migrationsDir, log }),
+    async ping() {
+      await pglite.query('SELECT 1');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
