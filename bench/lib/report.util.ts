@@ -1,0 +1,97 @@
+// The benchmark's result rows and their rendering (stdout table and Markdown). Pure functions.
+
+export type Verdict = 'PASS' | 'FAIL' | 'info' | 'n/a';
+
+export type BenchRow = {
+  section: string;
+  figure: string;
+  /** Rendered value (already formatted with its unit), or a reason when not measured. */
+  value: string;
+  /** Rendered target ("<= 1 ms") or '' when the figure is informational. */
+  target: string;
+  verdict: Verdict;
+  /** The raw number, for the JSON file. */
+  raw?: number | null;
+  note?: string;
+};
+
+/** A figure checked against "value <= limit" or "value >= limit". */
+export function checkedRow(
+  section: string,
+  figure: string,
+  raw: number,
+  unit: string,
+  op: '<=' | '>=',
+  limit: number,
+  note?: string,
+): BenchRow {
+  const ok = Number.isFinite(raw) && (op === '<=' ? raw <= limit : raw >= limit);
+  return {
+    section,
+    figure,
+    value: formatNumber(raw, unit),
+    target: `${op} ${formatNumber(limit, unit)}`,
+    verdict: ok ? 'PASS' : 'FAIL',
+    raw,
+    ...(note ? { note } : {}),
+  };
+}
+
+export function infoRow(section: string, figure: string, raw: number, unit: string, note?: string): BenchRow {
+  return {
+    section,
+    figure,
+    value: formatNumber(raw, unit),
+    target: '',
+    verdict: 'info',
+    raw,
+    ...(note ? { note } : {}),
+  };
+}
+
+/** A row for a figure that could not be measured in this run (missing piece, failure). */
+export function unavailableRow(section: string, figure: string, reason: string, target = ''): BenchRow {
+  return { section, figure, value: reason, target, verdict: 'n/a', raw: null };
+}
+
+export function formatNumber(v: number, unit: string): string {
+  if (!Number.isFinite(v)) return `- ${unit}`.trim();
+  const abs = Math.abs(v);
+  let digits = 0;
+  if (abs < 10) digits = 2;
+  else if (abs < 100) digits = 1;
+  if (unit === '%') return `${v.toFixed(abs < 100 ? 1 : 0)} %`;
+  const text = v.toFixed(digits);
+  return unit ? `${text} ${unit}` : text;
+}
+
+/** A fixed-width text table; widths follow the longest cell of each column. */
+export function formatTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] as number))
+      .join(' | ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('-+-');
+  return [line(headers), rule, ...rows.map((r) => line(headers.map((_, i) => r[i] ?? '')))].join('\n');
+}
+
+const HEADERS = ['Section', 'Figure', 'Value', 'Target', 'Result'] as const;
+
+export function renderRows(rows: readonly BenchRow[]): string {
+  return formatTable(
+    HEADERS,
+    rows.map((r) => [r.section, r.figure, r.value, r.target, r.verdict]),
+  );
+}
+
+export function renderMarkdown(rows: readonly BenchRow[]): string {
+  const esc = (s: string): string => s.replace(/\|/g, '\\|');
+  const out = [`| ${HEADERS.join(' | ')} |`, `|${HEADERS.map(() => '---').join('|')}|`];
+  for (const r of rows) {
+    const cells = [r.section, r.figure, r.value, r.target, r.verdict].map(esc);
+    out.push(`| ${cells.join(' | ')} |`);
+  }
+  return out.join('\n');
+}

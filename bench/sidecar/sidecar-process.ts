@@ -1,0 +1,154 @@
+// Runs the production build of the sidecar as a child process for the benchmark: service-token
+// identity, embedded PGlite in a temporary DATA_DIR, in-process queue, bound to 127.0.0.1.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export const BENCH_GITEA_TOKEN = 'bench-gitea-service-token-0123456789';
+export const BENCH_MCP_TOKEN = 'bench-mcp-bearer-token-0123456789abcdef';
+
+export type SidecarOptions = {
+  mainJs: string;
+  upstreamUrl: string;
+  toolMode: 'full' | 'discovery';
+  detectionMode: 'off' | 'mask' | 'block';
+  label: string;
+  cpuProfDir?: string;
+  readyTimeoutMs?: number;
+};
+
+export type Sidecar = {
+  label: string;
+  mcpUrl: string;
+  pid: number;
+  startToReadyMs: number;
+  logFile: string;
+  rssBytes(): number | null;
+  connect(name?: string): Promise<Client>;
+  stop(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident set size of a live process from /proc (Linux); null elsewhere or when gone. */
+export function readRss(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function connectClient(mcpUrl: string, name = 'aegis-bench'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+    requestInit: { headers: { Authorization: `Bearer ${BENCH_MCP_TOKEN}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+function tail(file: string, lines = 15): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `aegis-bench-${opts.label}-`));
+  const logFile = path.join(dataDir, 'sidecar.log');
+  const logFd = fs.openSync(logFile, 'w');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    GITEA_URL: opts.upstreamUrl,
+    GITEA_TOKEN: BENCH_GITEA_TOKEN,
+    MCP_BEARER_TOKEN: BENCH_MCP_TOKEN,
+    TOOL_MODE: opts.toolMode,
+    SECRET_DETECTION_MODE: opts.detectionMode,
+    SPEC_SOURCE: 'bundled',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    // The load itself must not trip the per-identity limits (they are measured elsewhere).
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_CONCURRENT_PER_IDENTITY: '256',
+    MAX_CONCURRENT_TOTAL: '1024',
+  };
+  const args = opts.cpuProfDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, opts.mainJs]
+    : [opts.mainJs];
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', logFd, logFd] });
+  fs.closeSync(logFd);
+  let exited: string | null = null;
+  child.once('exit', (code, signal) => {
+    exited = `exited with ${signal ?? code}`;
+  });
+  const mcpUrl = `http://127.0.0.1:${port}/mcp`;
+  const deadline = t0 + (opts.readyTimeoutMs ?? 30_000);
+  let probe: Client | null = null;
+  let lastErr = '';
+  // Ready = an MCP initialize and a tools/list succeed (the full catalogue is being served).
+  while (!probe) {
+    if (exited) throw new Error(`sidecar ${opts.label} ${exited} before ready:\n${tail(logFile)}`);
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `sidecar ${opts.label} not ready after ${opts.readyTimeoutMs ?? 30_000} ms (${lastErr}):\n${tail(logFile)}`,
+      );
+    }
+    try {
+      const c = await connectClient(mcpUrl, 'aegis-bench-probe');
+      await c.listTools();
+      probe = c;
+    } catch (err) {
+      lastErr = err instanceof Error ? err.message : String(err);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  const startToReadyMs = performance.now() - t0;
+  await probe.close().catch(() => undefined);
+  const pid = child.pid as number;
+  return {
+    label: opts.label,
+    mcpUrl,
+    pid,
+    startToReadyMs,
+    logFile,
+    rssBytes: () => readRss(pid),
+    connect: (name) => connectClient(mcpUrl, name),
+    stop: async () => {
+      if (!exited) {
+        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await gone;
+        clearTimeout(timer);
+      }
+      if (!opts.cpuProfDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

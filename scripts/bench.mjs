@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --profile] [-- --no-sidecar]`: builds what is stale, then runs
+// dist/bench/run-bench.js (table on stdout, JSON in bench/results/latest.json).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'results' || entry.name === 'node_modules') continue;
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (entry.name.endsWith('.ts') || entry.name.endsWith('.json')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function mtime(p) {
+  return existsSync(p) ? statSync(p).mtimeMs : 0;
+}
+
+const mainJs = join(root, 'dist', 'src', 'main.js');
+const runner = join(root, 'dist', 'bench', 'run-bench.js');
+const srcStale = existsSync(join(root, 'src', 'main.ts')) && mtime(mainJs) < newestMtime(join(root, 'src'));
+const benchStale = mtime(runner) < newestMtime(join(root, 'bench'));
+
+if (srcStale && !args.includes('--no-build')) {
+  process.stderr.write('[bench] building the service (nest build)...\n');
+  const r = spawnSync(bin('nest'), ['build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.stderr.write('[bench] nest build failed: the sidecar figures use whatever dist/ holds\n');
+}
+if (benchStale || !existsSync(runner)) {
+  process.stderr.write('[bench] compiling bench/ ...\n');
+  // tsc emits even when unrelated files have type errors; only a missing runner is fatal.
+  spawnSync(bin('tsc'), ['-p', join(root, 'bench', 'tsconfig.bench.json')], { cwd: root, stdio: 'inherit' });
+}
+if (!existsSync(runner)) {
+  process.stderr.write('[bench] dist/bench/run-bench.js is missing after the build\n');
+  process.exit(1);
+}
+const run = spawnSync(process.execPath, [runner, ...args], { cwd: root, stdio: 'inherit' });
+process.exit(run.status ?? 1);
