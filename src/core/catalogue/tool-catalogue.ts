@@ -1,0 +1,159 @@
+// One MCP tool per Gitea operationId, plus the raw tool. Built once from the loaded spec.
+import type { JsonObject, McpToolDefinition } from '../executor/tool-service';
+import { inlineSchema, parameterSchema, uploadSchema } from './schema-convert.util';
+import { HTTP_METHODS, type SwaggerParameter, type SwaggerSpec } from './swagger-types';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type OperationParam = {
+  name: string;
+  in: 'path' | 'query' | 'formData';
+  required: boolean;
+  type?: string;
+  collectionFormat?: string;
+  file: boolean;
+};
+
+/** Everything the call path needs to know about one Gitea operation. */
+export type CatalogueOperation = {
+  operationId: string;
+  method: HttpMethod;
+  /** Route template relative to /api/v1, e.g. /repos/{owner}/{repo}/branches/{branch}. */
+  route: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  params: OperationParam[];
+  /** The request body parameter, exposed to callers as the `body` property. */
+  body: { required: boolean; schema: JsonObject; contentType: 'json' | 'text' } | null;
+  multipart: boolean;
+  produces: string[];
+  /** Lower-cased response header names that a 2xx response declares (e.g. the runner registration token). */
+  responseHeaders: string[];
+  /** True when the 2xx response schema is an array (a list endpoint). */
+  listResult: boolean;
+  tool: McpToolDefinition;
+};
+
+export type ToolCatalogue = {
+  operations: CatalogueOperation[];
+  byName: Map<string, CatalogueOperation>;
+  specVersion: string;
+};
+
+export const RAW_TOOL_NAME = 'gitea_api_request';
+
+export type CatalogueOptions = { maxBinaryBytes: number };
+
+export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): ToolCatalogue {
+  const operations: CatalogueOperation[] = [];
+  for (const [route, item] of Object.entries(spec.paths)) {
+    for (const lower of HTTP_METHODS) {
+      const op = item[lower];
+      if (!op) continue;
+      const method = lower.toUpperCase() as HttpMethod;
+      const parameters = (op.parameters ?? []) as SwaggerParameter[];
+      const properties: JsonObject = {};
+      const required: string[] = [];
+      const params: OperationParam[] = [];
+      let body: CatalogueOperation['body'] = null;
+      for (const p of parameters) {
+        if (p.in === 'header') continue;
+        if (p.in === 'body') {
+          const schema = p.schema ? inlineSchema(spec, p.schema) : { type: 'object' };
+          const consumes = op.consumes ?? spec.consumes ?? ['application/json'];
+          body = { required: !!p.required, schema, contentType: consumes[0] === 'text/plain' ? 'text' : 'json' };
+          properties.body = { ...schema, description: withPrefix('request body', schema.description) };
+          if (p.required) required.push('body');
+          continue;
+        }
+        const file = p.in === 'formData' && p.type === 'file';
+        params.push({ name: p.name, in: p.in as OperationParam['in'], required: p.in === 'path' || !!p.required, type: p.type, collectionFormat: p.collectionFormat, file });
+        properties[p.name] = file ? uploadSchema(p, options.maxBinaryBytes) : parameterSchema(spec, p);
+        if (p.in === 'path') {
+          const s = properties[p.name] as JsonObject;
+          if (s.type === 'string') s.minLength = 1;
+        }
+        if (p.in === 'path' || p.required) required.push(p.name);
+      }
+      const success = Object.entries(op.responses ?? {}).filter(([code]) => /^2\d\d$/.test(code));
+      const responseHeaders = [
+        ...new Set(success.flatMap(([, r]) => Object.keys(r.headers ?? {}).map((h) => h.toLowerCase()))),
+      ];
+      const listResult = success.some(([, r]) => {
+        const s = r.schema;
+        if (!s) return false;
+        if (s.type === 'array') return true;
+        if (typeof s.$ref === 'string') return (spec.definitions?.[s.$ref.split('/').pop() ?? '']?.type ?? '') === 'array';
+        return false;
+      });
+      const inputSchema: JsonObject = { type: 'object', properties, additionalProperties: false };
+      if (required.length) inputSchema.required = required;
+      const summary = (op.summary ?? '').trim();
+      const description = (op.description ?? '').trim();
+      const tool: McpToolDefinition = {
+        name: op.operationId,
+        title: summary || op.operationId,
+        description: [summary, description && description !== summary ? description : '', `${method} ${route}`]
+          .filter(Boolean)
+          .join('\n'),
+        inputSchema,
+        annotations: annotationsFor(method),
+      };
+      operations.push({
+        operationId: op.operationId,
+        method,
+        route,
+        tags: op.tags ?? [],
+        summary,
+        description,
+        params,
+        body,
+        multipart: params.some((p) => p.in === 'formData'),
+        produces: op.produces ?? spec.produces ?? ['application/json'],
+        responseHeaders,
+        listResult,
+        tool,
+      });
+    }
+  }
+  return { operations, byName: new Map(operations.map((o) => [o.operationId, o])), specVersion: spec.info?.version ?? 'unknown' };
+}
+
+function withPrefix(prefix: string, text: unknown): string {
+  return typeof text === 'string' && text ? `${prefix}: ${text}` : prefix;
+}
+
+export function annotationsFor(method: HttpMethod): NonNullable<McpToolDefinition['annotations']> {
+  if (method === 'GET') return { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
+  return { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: method === 'PUT' || method === 'DELETE', openWorldHint: true };
+}
+
+export function rawToolDefinition(): McpToolDefinition {
+  return {
+    name: RAW_TOOL_NAME,
+    title: 'Call any Gitea API path',
+    description:
+      'Send a request to any Gitea REST API operation (path relative to /api/v1, e.g. /repos/{owner}/{repo}/issues). ' +
+      'The path must be a plain absolute path without %, "." or ".." segments, query string or host; put query parameters in `query`. ' +
+      'Values containing "/" for single-segment parameters (such as a release tag rel/1.0) need the generated tool for that operation.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+        path: { type: 'string', minLength: 1, maxLength: 2048, description: 'absolute path relative to /api/v1' },
+        query: {
+          type: 'object',
+          description: 'query parameters; arrays are sent as repeated parameters',
+          additionalProperties: {
+            anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }],
+          },
+        },
+        body: { description: 'JSON request body' },
+      },
+      required: ['method', 'path'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  };
+}

@@ -1,0 +1,93 @@
+// Size bounds, applied last: first MAX_TOOL_RESPONSE_ITEMS on arrays, then MAX_TOOL_RESPONSE_CHARS
+// on the serialized result. The result stays valid JSON and says what was cut and how to page.
+import type { Envelope } from './envelope';
+
+export type BoundsLimits = { maxItems: number; maxChars: number };
+
+export type Truncation = {
+  items?: { path: string; returned: number; total: number }[];
+  chars?: { limit: number; original_chars: number; returned_items?: number; total_items?: number; data_as_text_prefix?: boolean };
+  hint: string;
+};
+
+/** Trims arrays (top-level data and arrays nested inside it) to maxItems. */
+function trimItems(data: unknown, maxItems: number, found: Truncation['items'] & object): unknown {
+  if (maxItems <= 0) return data;
+  // Iterative walk: the value is at most 100 levels deep (deeper JSON stays text), but no recursion is needed.
+  const root = { value: data };
+  const stack: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; path: string }> = [{ holder: root as Record<string, unknown>, key: 'value', path: '' }];
+  while (stack.length) {
+    const { holder, key, path } = stack.pop()!;
+    const value = (holder as Record<string | number, unknown>)[key];
+    if (Array.isArray(value)) {
+      let arr = value;
+      if (arr.length > maxItems) {
+        found.push({ path: path || '/', returned: maxItems, total: arr.length });
+        arr = arr.slice(0, maxItems);
+        (holder as Record<string | number, unknown>)[key] = arr;
+      }
+      arr.forEach((_, i) => stack.push({ holder: arr, key: i, path: `${path}/${i}` }));
+    } else if (value && typeof value === 'object') {
+      const obj = value as Record<string, unknown>;
+      for (const k of Object.keys(obj)) stack.push({ holder: obj, key: k, path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+    }
+  }
+  return root.value;
+}
+
+function pagingHint(envelope: Envelope, kept: number | null): string {
+  const p = envelope.pagination;
+  if (p && kept !== null && kept > 0) {
+    const offset = ((p.page ?? 1) - 1) * (p.limit ?? kept);
+    return `Results were cut to fit the response limits. Request smaller pages (limit=${kept}); the first item not shown is number ${offset + kept + 1} of the list (page=${Math.floor((offset + kept) / kept) + 1} with limit=${kept} when it divides evenly), or narrow the query with filters.`;
+  }
+  if (p) return 'Results were cut to fit the response limits. Request smaller pages with the page and limit parameters, or narrow the query with filters.';
+  return 'The result was cut to fit the response limits. Ask for a narrower result (a filter, a smaller page with limit, or a specific item).';
+}
+
+export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: string; truncated: boolean } {
+  const items: NonNullable<Truncation['items']> = [];
+  const data = trimItems(envelope.data, limits.maxItems, items);
+  let result: Envelope = { ...envelope, data };
+  if (items.length) {
+    const top = items.find((i) => i.path === '/');
+    result = { ...result, truncated: { items, hint: pagingHint(result, top ? top.returned : null) } satisfies Truncation };
+  }
+  let text = JSON.stringify(result);
+  if (text.length <= limits.maxChars) return { text, truncated: items.length > 0 };
+
+  const originalChars = text.length;
+  const note = (extra: Partial<NonNullable<Truncation['chars']>>, kept: number | null): Truncation => ({
+    ...(items.length ? { items } : {}),
+    chars: { limit: limits.maxChars, original_chars: originalChars, ...extra },
+    hint: pagingHint(result, kept),
+  });
+  if (Array.isArray(result.data)) {
+    // Keep as many whole items as fit (binary search on the count).
+    const all = result.data as unknown[];
+    let lo = 0;
+    let hi = all.length;
+    const render = (n: number) =>
+      JSON.stringify({ ...result, data: all.slice(0, n), truncated: note({ returned_items: n, total_items: all.length }, n) });
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (render(mid).length <= limits.maxChars) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo > 0) return { text: render(lo), truncated: true };
+  }
+  // Otherwise: the data's JSON text, cut to what fits, as a string (the result stays valid JSON).
+  const dataText = typeof result.data === 'string' ? result.data : JSON.stringify(result.data) ?? '';
+  const shell = { ...result, data: '', data_format: 'truncated_text', truncated: note({ data_as_text_prefix: true }, null) };
+  const budget = Math.max(0, limits.maxChars - JSON.stringify(shell).length - 16);
+  let lo = 0;
+  let hi = Math.min(dataText.length, budget);
+  const renderText = (n: number) => JSON.stringify({ ...shell, data: dataText.slice(0, n) });
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (renderText(mid).length <= limits.maxChars) lo = mid;
+    else hi = mid - 1;
+  }
+  text = renderText(lo);
+  return { text, truncated: true };
+}

@@ -1,0 +1,33 @@
+import { loadBundledSpec } from '../../../src/core/catalogue/spec-loader';
+import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
+import { CatalogueSearch, measureSearchAccuracy, type DiscoveryTask } from '../../../src/core/catalogue/discovery-search';
+import tasks from './discovery-tasks.json';
+
+describe('CatalogueSearch', () => {
+  const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1024 });
+  const search = new CatalogueSearch(catalogue.operations);
+
+  it('finds the operation for at least 90% of the task list in the top 3', () => {
+    const result = measureSearchAccuracy(search, tasks as DiscoveryTask[]);
+    if (result.misses.length) console.log(`top-3 accuracy ${result.hits}/${result.total}`, JSON.stringify(result.misses, null, 1));
+    expect(result.total).toBeGreaterThanOrEqual(60);
+    expect(result.accuracy).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.each([
+    ['list my PRs', ['issueSearchIssues', 'repoListPullRequests']],
+    ['close this ticket', ['issueEditIssue']],
+    ['add a CI variable', ['createRepoVariable', 'createOrgVariable', 'createUserVariable']],
+    ['which user am I', ['userGetCurrent']],
+    ['remove that branch', ['repoDeleteBranch']],
+  ])('"%s" ranks an expected operation in the top 3', (query, expected) => {
+    const names = search.search(query, 3).map((h) => h.name);
+    expect(names.some((n) => expected.includes(n))).toBe(true);
+  });
+
+  it('honours the allowed filter and returns nothing for an empty query', () => {
+    expect(search.search('   ', 5)).toEqual([]);
+    const hits = search.search('delete branch', 5, (op) => op.method === 'GET');
+    expect(hits.every((h) => h.method === 'GET')).toBe(true);
+  });
+});
