@@ -16,7 +16,7 @@ async function main(): Promise<number> {
   }
   const database = await openDatabase({ databaseUrl: config.storage.databaseUrl, dataDir: config.storage.dataDir });
   try {
-    const result = await database.migrate((message) => process.stdout.write(`${message}\n`));
+    const result = await database.migrate({ log: (message) => process.stdout.write(`${message}\n`) });
     process.stdout.write(
       `${database.kind}: ${result.applied.length} migration(s) applied, ${result.alreadyApplied.length} already applied\n`,
     );

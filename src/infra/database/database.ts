@@ -20,11 +20,13 @@ export type DatabaseOptions = {
   migrationsDir?: string;
 };
 
+export type MigrateOptions = { log?: (message: string) => void; migrationsDir?: string };
+
 export type Database = {
   readonly kind: 'postgres' | 'pglite';
   readonly prisma: PrismaClient;
   /** Applies pending migrations (idempotent, safe to run from several replicas at once). */
-  migrate(log?: (message: string) => void): Promise<MigrationResult>;
+  migrate(options?: MigrateOptions): Promise<MigrationResult>;
   /** Throws unless the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -40,11 +42,11 @@ async function openPostgres(databaseUrl: string, migrationsDir?: string): Promis
   return {
     kind: 'postgres',
     prisma,
-    async migrate(log) {
+    async migrate(options = {}) {
       // A dedicated session: the advisory lock must be held by one connection throughout.
       const connection = await postgresConnection(databaseUrl);
       try {
-        return await migrate(connection, { migrationsDir, log });
+        return await migrate(connection, { migrationsDir, ...options });
       } finally {
         await connection.close();
       }
@@ -73,7 +75,7 @@ async function openPglite(dataDir: string, migrationsDir?: string): Promise<Data
   return {
     kind: 'pglite',
     prisma,
-    migrate: (log) => migrate(pgliteConnection(pglite), { migrationsDir, log }),
+    migrate: (options = {}) => migrate(pgliteConnection(pglite), { migrationsDir, ...options }),
     async ping() {
       await pglite.query('SELECT 1');
     },
