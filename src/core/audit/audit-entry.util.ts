@@ -117,7 +117,11 @@ export function prepareAuditFields(
     path: text(entry.path, scrubber),
     status,
     kind: text(entry.kind, scrubber),
-    durationMs: count(entry.durationMs),
+    // duration_ms is double precision: keep microseconds, drop float noise beyond that.
+    durationMs:
+      Number.isFinite(entry.durationMs) && entry.durationMs > 0
+        ? Math.round(entry.durationMs * 1000) / 1000
+        : 0,
     resultBytes: count(entry.resultBytes),
     redactions: count(entry.redactions),
     masks: count(entry.masks),
