@@ -1,9 +1,371 @@
-import type { ToolService, ToolServiceDeps, ToolServiceOptions } from './tool-service';
+// The call path of design section 3, framework-free: find the tool, policy, validation, request,
+// Gitea, decoding, envelope, exact redaction, pattern masking, bounds, audit.
+import { randomUUID } from 'node:crypto';
+import type { AuditEntry, CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from '../ports';
+import { TransportError } from '../ports';
+import type { SwaggerSpec } from '../catalogue/swagger-types';
+import { buildCatalogue, RAW_TOOL_NAME, rawToolDefinition, type CatalogueOperation, type ToolCatalogue } from '../catalogue/tool-catalogue';
+import { globalRefusal, matchesAny } from '../catalogue/tool-filter';
+import { CatalogueSearch } from '../catalogue/discovery-search';
+import { RouteMatcher } from '../catalogue/route-matcher';
+import { DESCRIBE_TOOL_NAME, discoveryToolDefinitions, CALL_TOOL_NAME, SEARCH_TOOL_NAME } from '../catalogue/discovery-tools';
+import { ArgumentValidator } from '../validation/argument-validator';
+import { buildRequest, queryPairs, RequestBuildError } from '../request/request-builder';
+import { encodeSegment } from '../request/path-encoding';
+import { orgOfCall } from '../policy/global-policy';
+import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
+import { applyBounds } from '../envelope/bounds';
+import { errorBody, giteaErrorMessage, kindForStatus, sanitizeMessage, type ErrorBody, type ErrorKind } from '../errors/error-mapping';
+import { UnknownToolError, type McpToolDefinition, type ToolCallResult, type ToolService, type ToolServiceDeps, type ToolServiceOptions } from './tool-service';
 
-/** Builds the ToolService from a loaded swagger spec (see src/core/catalogue/spec-loader.ts). */
-export function createToolService(spec: unknown, options: ToolServiceOptions, deps: ToolServiceDeps): ToolService {
-  void spec;
-  void options;
-  void deps;
-  throw new Error('not implemented yet');
+/** A refusal or failure on the way, carried to the single exit of the call path. */
+class CallFailure extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+type CallContext = {
+  tool: string;
+  op: CatalogueOperation | null;
+  args: unknown;
+  org: string | null;
+  repo: string | null;
+  request: GiteaRequest | null;
+  status: number | null;
+  bodySecrets: string[];
+};
+
+const RAW_PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]+$/;
+
+export class ToolExecutor implements ToolService {
+  readonly catalogue: ToolCatalogue;
+  private readonly search: CatalogueSearch;
+  private readonly matcher: RouteMatcher;
+  private readonly validator = new ArgumentValidator();
+  private readonly rawTool = rawToolDefinition();
+  private readonly metaTools = discoveryToolDefinitions();
+  private readonly newEventId: () => string;
+
+  constructor(
+    spec: SwaggerSpec | ToolCatalogue,
+    private readonly options: ToolServiceOptions,
+    private readonly deps: ToolServiceDeps,
+  ) {
+    this.catalogue = 'operations' in spec ? spec : buildCatalogue(spec, { maxBinaryBytes: options.tools.maxBinaryBytes });
+    this.search = new CatalogueSearch(this.catalogue.operations);
+    this.matcher = new RouteMatcher(this.catalogue.operations);
+    this.newEventId = deps.newEventId ?? randomUUID;
+  }
+
+  /** Operations the global configuration lets through (listed, searchable). */
+  enabledOperations(): CatalogueOperation[] {
+    return this.catalogue.operations.filter((op) => !globalRefusal(op, this.options.tools));
+  }
+
+  listTools(): McpToolDefinition[] {
+    if (this.options.tools.mode === 'discovery') return [...this.metaTools, this.rawTool];
+    return [...this.enabledOperations().map((op) => op.tool), this.rawTool];
+  }
+
+  async callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult> {
+    const started = this.deps.clock.now();
+    const ctx: CallContext = { tool: name, op: null, args, org: null, repo: null, request: null, status: null, bodySecrets: [] };
+    let text: string;
+    let isError = false;
+    let kind: string | null = null;
+    let counts = { redactions: 0, masks: 0, blocked: false };
+    try {
+      const outcome = await this.run(name, args, identity, ctx);
+      ({ text, counts } = outcome);
+      isError = outcome.isError;
+      kind = outcome.kind;
+    } catch (error) {
+      if (error instanceof UnknownToolError) {
+        this.audit(ctx, identity, started, 'unknown_tool', 0, { redactions: 0, masks: 0, blocked: false });
+        throw error;
+      }
+      // Anything unexpected: a generic message, never a stack trace.
+      const failure = toFailure(error);
+      const scrubbed = this.scrubError(errorBody(failure.kind, failure.status, failure.message, failure.details), identity, ctx);
+      text = JSON.stringify(scrubbed.value);
+      counts = { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false };
+      isError = true;
+      kind = failure.kind;
+    }
+    this.audit(ctx, identity, started, kind, Buffer.byteLength(text), counts);
+    return { content: [{ type: 'text', text }], isError };
+  }
+
+  private async run(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    ctx: CallContext,
+  ): Promise<{ text: string; isError: boolean; kind: string | null; counts: { redactions: number; masks: number; blocked: boolean } }> {
+    const none = { redactions: 0, masks: 0, blocked: false };
+    if (name === SEARCH_TOOL_NAME || name === DESCRIBE_TOOL_NAME) {
+      const meta = this.metaTools.find((t) => t.name === name)!;
+      const check = this.validator.validate(name, meta.inputSchema, args);
+      if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
+      const a = args as Record<string, unknown>;
+      const data = name === SEARCH_TOOL_NAME ? this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8) : this.describeTool(String(a.name));
+      return { text: JSON.stringify(data), isError: false, kind: null, counts: none };
+    }
+    if (name === CALL_TOOL_NAME) {
+      const meta = this.metaTools.find((t) => t.name === name)!;
+      const check = this.validator.validate(name, meta.inputSchema, args);
+      if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
+      const inner = args as { name: string; arguments?: unknown };
+      if (inner.name === CALL_TOOL_NAME || inner.name === SEARCH_TOOL_NAME || inner.name === DESCRIBE_TOOL_NAME)
+        throw new CallFailure('invalid_arguments', `${CALL_TOOL_NAME} calls Gitea tools, not the meta-tools`);
+      // Same path as a direct call: the audit record names the inner tool.
+      ctx.tool = inner.name;
+      ctx.args = inner.arguments ?? {};
+      return this.run(inner.name, inner.arguments ?? {}, identity, ctx);
+    }
+    let op: CatalogueOperation;
+    let callArgs: Record<string, unknown>;
+    let request: GiteaRequest | null = null;
+    if (name === RAW_TOOL_NAME) {
+      const raw = this.resolveRaw(args);
+      op = raw.op;
+      callArgs = raw.args;
+      request = raw.request;
+    } else {
+      const found = this.catalogue.byName.get(name);
+      if (!found) throw new UnknownToolError(name);
+      op = found;
+      callArgs = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+    }
+    ctx.op = op;
+    ctx.org = orgOfCall(callArgs, op.route);
+    ctx.repo = op.route.includes('{repo}') && typeof callArgs.repo === 'string' ? callArgs.repo : null;
+    ctx.bodySecrets = safeCollect(() => this.deps.scrubber.collectBodySecrets(callArgs.body, op.operationId));
+
+    // Policy: the global floor, then the org's own list.
+    const refusal = globalRefusal(op, this.options.tools);
+    if (refusal) throw new CallFailure(refusal.kind, refusal.message);
+    const policy: EffectivePolicy = await this.deps.policy.forOrg(ctx.org);
+    const pattern = matchesAny(op.operationId, policy.disabledTools);
+    if (pattern) {
+      throw new CallFailure(
+        'tool_disabled',
+        policy.org ? `tool ${op.operationId} is disabled for organization ${policy.org}` : `tool ${op.operationId} is disabled by policy (${pattern})`,
+      );
+    }
+    (ctx as CallContext & { mode?: string }).mode = policy.detectionMode;
+
+    if (!request) {
+      const check = this.validator.validate(op.operationId, op.tool.inputSchema, args);
+      if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
+      request = buildRequest(op, callArgs, { maxBinaryBytes: this.options.tools.maxBinaryBytes });
+    }
+    ctx.request = request;
+    const marker = request.body?.kind === 'json' ? this.deps.scrubber.findMaskMarker(request.body.value, op.operationId) : null;
+    if (marker) {
+      throw new CallFailure(
+        'masked_content_write',
+        `the request body contains a masked secret placeholder at ${marker}; writing it back would replace the real value. Send the real content or leave the field out.`,
+      );
+    }
+
+    const response = await this.deps.transport.send(request, identity, {
+      timeoutMs: this.options.timeoutMs,
+      maxBodyBytes: this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
+    });
+    ctx.status = response.status;
+    if (response.status < 200 || response.status >= 300) {
+      throw new CallFailure(kindForStatus(response.status), responseMessage(response), response.status);
+    }
+    return this.success(op, request, response, identity, ctx, policy);
+  }
+
+  private success(op: CatalogueOperation, request: GiteaRequest, response: GiteaResponse, identity: CallIdentity, ctx: CallContext, policy: EffectivePolicy) {
+    let decoded;
+    try {
+      decoded = decodeBody(response, this.options.tools.maxBinaryBytes);
+    } catch (error) {
+      if (error instanceof BinaryTooLargeError) throw new CallFailure('payload_too_large', error.message, response.status);
+      throw error;
+    }
+    const envelope = buildEnvelope({
+      identity,
+      method: request.method,
+      path: request.path,
+      response,
+      query: request.query,
+      isList: op.listResult,
+      declaredHeaders: op.responseHeaders,
+      decoded,
+    });
+    const scrubbed = this.deps.scrubber.scrubResult(envelope, {
+      exactSecrets: this.exactSecrets(identity, ctx),
+      mode: policy.detectionMode,
+      skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
+    });
+    if (scrubbed.blocked) {
+      const kinds = scrubbed.blocked.kinds.slice(0, 20);
+      const body = errorBody('secret_blocked', response.status, `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`);
+      return { text: JSON.stringify(body), isError: true, kind: 'secret_blocked', counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true } };
+    }
+    const bounded = applyBounds(scrubbed.value as typeof envelope, {
+      maxItems: this.options.tools.maxResponseItems,
+      maxChars: this.options.tools.maxResponseChars,
+    });
+    return { text: bounded.text, isError: false, kind: null, counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false } };
+  }
+
+  private exactSecrets(identity: CallIdentity, ctx: CallContext): string[] {
+    return [identity.token, ...this.options.exactSecrets, ...ctx.bodySecrets].filter((s): s is string => typeof s === 'string' && s.length > 0);
+  }
+
+  private scrubError(body: ErrorBody, identity: CallIdentity, ctx: CallContext) {
+    body.error.message = sanitizeMessage(body.error.message, this.exactSecrets(identity, ctx));
+    const mode = ((ctx as CallContext & { mode?: 'off' | 'mask' | 'block' }).mode ?? this.options.secrets.detectionMode);
+    // Errors are masked like any result; block mode cannot withhold an error, so it masks instead.
+    const scrubbed = this.deps.scrubber.scrubResult(body, { exactSecrets: this.exactSecrets(identity, ctx), mode: mode === 'block' ? 'mask' : mode, skipPatterns: false });
+    return scrubbed.blocked ? { value: body, redactions: scrubbed.redactions, masks: scrubbed.masks } : scrubbed;
+  }
+
+  /** The raw tool: checks the path, finds the operation it reaches, builds the request as sent. */
+  private resolveRaw(args: unknown): { op: CatalogueOperation; args: Record<string, unknown>; request: GiteaRequest } {
+    const check = this.validator.validate(RAW_TOOL_NAME, this.rawTool.inputSchema, args);
+    if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
+    const a = args as { method: GiteaRequest['method']; path: string; query?: Record<string, unknown>; body?: unknown };
+    const path = a.path;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) throw new CallFailure('invalid_arguments', 'path must be a path relative to /api/v1, not a URL');
+    if (!path.startsWith('/')) throw new CallFailure('invalid_arguments', 'path must be absolute (start with /), relative to /api/v1');
+    if (path.includes('%')) {
+      throw new CallFailure(
+        'invalid_arguments',
+        'path must not contain "%": escaped characters such as %2F cannot be sent through gitea_api_request; use the generated tool for the operation (for example repoGetReleaseByTag for a tag containing "/")',
+      );
+    }
+    if (path.includes('?') || path.includes('#')) throw new CallFailure('invalid_arguments', 'path must not contain a query string or fragment; use the query argument');
+    const segments = path.slice(1).split('/');
+    if (segments.some((s) => s === '..' || s === '.')) throw new CallFailure('invalid_arguments', 'path must not contain "." or ".." segments');
+    if (segments.some((s) => s === '') && path !== '/') throw new CallFailure('invalid_arguments', 'path must not contain empty segments (double or trailing "/")');
+    if (!RAW_PATH_CHARS.test(path)) throw new CallFailure('invalid_arguments', 'path contains characters that are not allowed in a plain path (spaces, backslashes, control or non-ASCII characters)');
+    if (/^\/api\/v1(\/|$)/.test(path)) throw new CallFailure('invalid_arguments', 'path is relative to /api/v1: leave the /api/v1 prefix out');
+    const match = this.matcher.match(a.method, segments);
+    if (!match) throw new CallFailure('invalid_arguments', `no Gitea operation matches ${a.method} ${path}`);
+    const op = match.op;
+    if (op.multipart) throw new CallFailure('invalid_arguments', `${op.operationId} uploads a file; call the ${op.operationId} tool instead`);
+    const query: Array<[string, string]> = [];
+    for (const [key, value] of Object.entries(a.query ?? {})) query.push(...queryPairs(key, value));
+    const request: GiteaRequest = { method: a.method, path: '/' + segments.map(encodeSegment).join('/'), query, headers: {} };
+    if (a.body !== undefined) {
+      request.body = op.body?.contentType === 'text' && typeof a.body === 'string' ? { kind: 'text', value: a.body, contentType: 'text/plain' } : { kind: 'json', value: a.body };
+    }
+    return { op, args: { ...match.params, ...(a.query ?? {}), body: a.body }, request };
+  }
+
+  private searchTools(query: string, limit: number) {
+    const hits = this.search.search(query, limit, (op) => !globalRefusal(op, this.options.tools));
+    return {
+      query,
+      results: hits,
+      hint: hits.length
+        ? `Use ${DESCRIBE_TOOL_NAME} for a tool's full input schema, then ${CALL_TOOL_NAME} to call it.`
+        : 'No tool matched; try other words (e.g. "list pull requests", "create issue").',
+    };
+  }
+
+  private describeTool(name: string) {
+    if (name === RAW_TOOL_NAME) return { ...this.rawTool };
+    const op = this.catalogue.byName.get(name);
+    if (!op) throw new CallFailure('invalid_arguments', `no tool named ${name.slice(0, 100)}; use ${SEARCH_TOOL_NAME} to find one`);
+    const refusal = globalRefusal(op, this.options.tools);
+    if (refusal) throw new CallFailure(refusal.kind, refusal.message);
+    return { ...op.tool, method: op.method, path: op.route, toolset: op.tags[0] ?? null };
+  }
+
+  private audit(ctx: CallContext, identity: CallIdentity, started: number, kind: string | null, resultBytes: number, counts: { redactions: number; masks: number; blocked: boolean }): void {
+    let redactedArgs: unknown;
+    try {
+      redactedArgs = this.deps.scrubber.scrubResult(summariseUploads(ctx.args), {
+        exactSecrets: this.exactSecrets(identity, ctx),
+        mode: 'mask',
+        skipPatterns: false,
+      }).value;
+    } catch {
+      redactedArgs = '[arguments withheld: redaction failed]';
+    }
+    const entry: AuditEntry = {
+      eventId: this.newEventId(),
+      time: new Date(started),
+      login: identity.login,
+      mode: identity.mode,
+      sudo: identity.sudo,
+      clientName: identity.client?.name ?? null,
+      clientVersion: identity.client?.version ?? null,
+      tool: ctx.tool.slice(0, 200),
+      operationId: ctx.op?.operationId ?? null,
+      org: ctx.org,
+      repo: ctx.repo,
+      method: ctx.request?.method ?? ctx.op?.method ?? null,
+      path: ctx.request?.path ?? null,
+      status: ctx.status,
+      kind,
+      durationMs: Math.max(0, this.deps.clock.now() - started),
+      resultBytes,
+      redactions: counts.redactions,
+      masks: counts.masks,
+      blocked: counts.blocked,
+      arguments: redactedArgs,
+    };
+    try {
+      this.deps.audit.record(entry);
+    } catch (error) {
+      this.deps.warn?.(`audit sink failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`);
+    }
+  }
+}
+
+function safeCollect(fn: () => string[]): string[] {
+  try {
+    return fn();
+  } catch {
+    return [];
+  }
+}
+
+function responseMessage(response: GiteaResponse): string {
+  if (response.status >= 300 && response.status < 400) {
+    return `Gitea answered with a redirect (HTTP ${response.status}) that was not followed: redirects off the Gitea API are refused`;
+  }
+  return giteaErrorMessage(response.status, response.body);
+}
+
+function toFailure(error: unknown): CallFailure {
+  if (error instanceof CallFailure) return error;
+  if (error instanceof RequestBuildError) return new CallFailure(error.kind, error.message);
+  if (error instanceof TransportError) {
+    const prefix = { timeout: 'Gitea did not answer in time', network_error: 'Gitea could not be reached', payload_too_large: 'Gitea response too large' }[error.kind];
+    return new CallFailure(error.kind, `${prefix}: ${error.message}`);
+  }
+  return new CallFailure('internal_error', 'the call failed inside the service; see the service logs');
+}
+
+/** Uploads in audit records: their size, not their bytes. */
+function summariseUploads(args: unknown): unknown {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return args;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    if (value && typeof value === 'object' && typeof (value as { content_base64?: unknown }).content_base64 === 'string') {
+      const upload = value as { content_base64: string; filename?: unknown };
+      out[key] = { filename: upload.filename, content_base64: `[${upload.content_base64.length} base64 chars]` };
+    } else out[key] = value;
+  }
+  return out;
+}
+
+export function createToolService(spec: SwaggerSpec | ToolCatalogue, options: ToolServiceOptions, deps: ToolServiceDeps): ToolExecutor {
+  return new ToolExecutor(spec, options, deps);
 }

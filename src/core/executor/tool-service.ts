@@ -63,4 +63,4 @@ export type ToolServiceDeps = {
   warn?: (message: string) => void;
 };
 
-export { createToolService } from './tool-executor';
+export { createToolService, ToolExecutor } from './tool-executor';

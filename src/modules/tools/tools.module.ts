@@ -1,0 +1,72 @@
+// Thin Nest glue around the framework-free call path: builds the ToolService from config, the
+// undici transport, the policy provider and (when present) the audit sink and secrets scrubber.
+import { Global, Inject, Injectable, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import type { AuditSink, GiteaTransport, PolicyProvider } from '../../core/ports';
+import { loadSpec } from '../../core/catalogue/spec-loader';
+import { createToolService, type ToolService } from '../../core/executor/tool-service';
+import { GlobalPolicyProvider } from '../../core/policy/global-policy';
+import { UndiciGiteaTransport } from '../../infra/gitea/undici-gitea-transport';
+import { AUDIT_SINK, GITEA_TRANSPORT, LOGGER, POLICY_PROVIDER, TOOL_SERVICE } from '../tokens';
+import { resolveResultScrubber } from './result-scrubber.provider';
+
+const noopAuditSink: AuditSink = { record: () => undefined };
+
+@Injectable()
+class TransportCloser implements OnApplicationShutdown {
+  constructor(@Inject(GITEA_TRANSPORT) private readonly transport: GiteaTransport) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.transport instanceof UndiciGiteaTransport) await this.transport.close();
+  }
+}
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: GITEA_TRANSPORT,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): GiteaTransport => new UndiciGiteaTransport({ baseUrl: config.gitea.url }),
+    },
+    {
+      provide: POLICY_PROVIDER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): PolicyProvider =>
+        new GlobalPolicyProvider({ disabledTools: config.tools.disabledTools, detectionMode: config.secrets.detectionMode }),
+    },
+    {
+      provide: TOOL_SERVICE,
+      inject: [APP_CONFIG, GITEA_TRANSPORT, POLICY_PROVIDER, { token: AUDIT_SINK, optional: true }, { token: LOGGER, optional: true }],
+      useFactory: async (
+        config: AppConfig,
+        transport: GiteaTransport,
+        policy: PolicyProvider,
+        audit?: AuditSink,
+        logger?: Logger,
+      ): Promise<ToolService> => {
+        const warn = (message: string) => (logger ? logger.warn({ component: 'tools' }, message) : console.warn(`[tools] ${message}`));
+        const loaded = await loadSpec({ source: config.tools.specSource, giteaUrl: config.gitea.url, warn });
+        logger?.info({ component: 'tools', specSource: loaded.source, giteaVersion: loaded.spec.info?.version }, 'tool catalogue loaded');
+        return createToolService(
+          loaded.spec,
+          {
+            tools: config.tools,
+            secrets: { detectionMode: config.secrets.detectionMode },
+            exactSecrets: [config.gitea.token, config.mcp.bearerToken, config.gitea.oauthClientSecret].filter(
+              (s): s is string => typeof s === 'string' && s.length > 0,
+            ),
+            timeoutMs: config.gitea.timeoutMs,
+          },
+          { transport, policy, audit: audit ?? noopAuditSink, clock: { now: () => Date.now() }, scrubber: resolveResultScrubber(), warn },
+        );
+      },
+    },
+    TransportCloser,
+  ],
+  exports: [TOOL_SERVICE, GITEA_TRANSPORT, POLICY_PROVIDER],
+})
+export class ToolsModule {
+  constructor(@Optional() @Inject(LOGGER) private readonly logger?: Logger) {}
+}
