@@ -1,0 +1,26 @@
+// The seam between the MCP transport and "who is calling". Today one implementation maps the static
+// MCP_BEARER_TOKEN to the service account; the OAuth issue adds one that maps tokens this service
+// issued to a person's grant, and a composite tries them in turn. The transport only sees this type.
+import type { CallIdentity } from '../../core/ports';
+
+export type AuthFailure = {
+  ok: false;
+  /** 401: no or wrong credentials; 503: the credentials are right but the identity cannot be resolved now. */
+  status: 401 | 503;
+  /** RFC 6750 error code for the WWW-Authenticate challenge (401 only). */
+  error: 'invalid_request' | 'invalid_token' | null;
+  message: string;
+};
+
+export type AuthResult = { ok: true; identity: CallIdentity } | AuthFailure;
+
+export interface IdentityResolver {
+  /** Authenticates one HTTP request from its Authorization header (never from a session id). */
+  authenticate(authorization: string | undefined): Promise<AuthResult>;
+  /** Gitea answered 401 for a call made as `identity`: re-check it (e.g. the service token was rotated). */
+  upstreamUnauthorized(identity: CallIdentity): void;
+  /** The WWW-Authenticate challenge for a 401; carries resource_metadata once OAuth exists. */
+  challenge(failure: AuthFailure): string;
+}
+
+export const IDENTITY_RESOLVER = Symbol('IDENTITY_RESOLVER');

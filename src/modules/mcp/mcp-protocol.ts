@@ -1,0 +1,205 @@
+// The SDK side of the endpoint: one tool handler set, served by
+//  - a long-lived @modelcontextprotocol/server `Server` behind a MultiplexTransport for the
+//    session-based revisions 2025-06-18 / 2025-11-25, and
+//  - the SDK's createMcpHandler (strict, modern only) for 2026-07-28, whose per-request factory
+//    returns a light low-level Server over the same handlers and a tools/list answer built once.
+import {
+  createMcpHandler,
+  ProtocolError,
+  Server,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../core/mcp/protocol-versions';
+import { summarizeResult } from '../../core/mcp/result-summary.util';
+import { decideSudo, forbiddenResultText } from '../../core/mcp/sudo.util';
+import { INTERNAL_ERROR, INVALID_PARAMS } from '../../core/mcp/jsonrpc.util';
+import type { CallIdentity } from '../../core/ports';
+import { UnknownToolError, type ToolCallResult, type ToolService } from '../../core/executor/tool-service';
+import type { IdentityResolver } from '../auth/identity-resolver';
+import type { McpMetrics } from './mcp-metrics';
+import { MultiplexTransport } from './multiplex.transport';
+
+/** `_meta` key on tools/call naming the user to act as (same meaning as the X-Gitea-Sudo header). */
+export const SUDO_META_KEY = 'aegis/sudo';
+const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
+
+/** What the HTTP layer hands to the handlers of one exchange (carried in AuthInfo.extra). */
+export type ExchangeContext = {
+  identity: CallIdentity;
+  sudoHeader: string | undefined;
+  client: { name: string; version: string } | null;
+  protocolVersion: string;
+  /** Epoch ms by which a tool call must have answered. */
+  deadline: number;
+};
+
+export type McpProtocolOptions = {
+  serverName: string;
+  serverVersion: string;
+  allowSudo: boolean;
+  maxBodyBytes: number;
+  toolService: ToolService;
+  identityResolver: IdentityResolver;
+  metrics: McpMetrics;
+  logger: Logger;
+};
+
+export function toAuthInfo(context: ExchangeContext): AuthInfo {
+  // The Gitea token stays inside `extra.identity`; the SDK only passes AuthInfo through.
+  return { token: 'n/a', clientId: context.identity.subject, scopes: [], extra: { aegis: context } };
+}
+
+function contextOf(authInfo: AuthInfo | undefined): ExchangeContext {
+  const context = (authInfo?.extra as { aegis?: ExchangeContext } | undefined)?.aegis;
+  if (!context) throw new ProtocolError(INTERNAL_ERROR, 'Internal error');
+  return context;
+}
+
+export class McpProtocol {
+  readonly legacyTransport = new MultiplexTransport();
+  readonly modern: McpHttpHandler;
+  private readonly legacyServer: Server;
+  private listResult: { tools: unknown[] } | null = null;
+
+  constructor(private readonly options: McpProtocolOptions) {
+    this.legacyServer = this.buildServer(LEGACY_PROTOCOL_VERSIONS as string[]);
+    this.modern = createMcpHandler(() => this.buildServer(undefined), {
+      legacy: 'reject',
+      maxRequestBodySize: options.maxBodyBytes,
+      onerror: (error) => options.logger.debug({ component: 'mcp', err: error.message }, 'modern exchange refused'),
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.legacyServer.connect(this.legacyTransport);
+  }
+
+  async close(): Promise<void> {
+    await this.modern.close().catch(() => undefined);
+    await this.legacyServer.close().catch(() => undefined);
+  }
+
+  /** The tools/list answer, built once: the catalogue's filtering and mode are fixed at start. */
+  toolsList(): { tools: unknown[] } {
+    if (!this.listResult) {
+      const tools = this.options.toolService.listTools().map((tool) => {
+        const entry: Record<string, unknown> = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+        if (tool.title) entry.title = tool.title;
+        if (tool.annotations) entry.annotations = tool.annotations;
+        return entry;
+      });
+      this.listResult = { tools };
+    }
+    return this.listResult;
+  }
+
+  private buildServer(supportedProtocolVersions: string[] | undefined): Server {
+    const server = new Server(
+      { name: this.options.serverName, version: this.options.serverVersion },
+      {
+        capabilities: { tools: { listChanged: false } },
+        ...(supportedProtocolVersions ? { supportedProtocolVersions } : {}),
+      },
+    );
+    server.setRequestHandler('tools/list', async () => this.toolsList() as never);
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const params = request.params as { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
+      return (await this.callTool(params, contextOf(ctx.http?.authInfo))) as never;
+    });
+    return server;
+  }
+
+  private async callTool(
+    params: { name: string; arguments?: unknown; _meta?: Record<string, unknown> },
+    context: ExchangeContext,
+  ): Promise<ToolCallResult> {
+    const started = performance.now();
+    const { metrics, logger, toolService, identityResolver } = this.options;
+    const metaClient = params._meta?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    const client =
+      context.client ??
+      (metaClient && typeof metaClient.name === 'string' ? { name: metaClient.name, version: String(metaClient.version ?? '') } : null);
+    const requestedSudo = params._meta?.[SUDO_META_KEY] ?? context.sudoHeader;
+    const sudo = decideSudo(requestedSudo, {
+      allowSudo: this.options.allowSudo,
+      isSiteAdmin: context.identity.isSiteAdmin,
+      login: context.identity.login,
+    });
+    const identity: CallIdentity = {
+      ...context.identity,
+      sudo: sudo.ok ? sudo.sudo : null,
+      ...(client ? { client: { name: client.name.slice(0, 100), version: client.version.slice(0, 50) } } : {}),
+    };
+    let result: ToolCallResult;
+    let toolLabel = params.name;
+    if (!sudo.ok) {
+      result = { content: [{ type: 'text', text: forbiddenResultText(sudo.message) }], isError: true };
+    } else {
+      metrics.inFlight.inc();
+      try {
+        result = await withDeadline(toolService.callTool(params.name, params.arguments ?? {}, identity), context.deadline);
+      } catch (error) {
+        if (error instanceof UnknownToolError) {
+          toolLabel = '(unknown)';
+          this.record(toolLabel, identity, context, null, 'unknown_tool', started);
+          throw new ProtocolError(INVALID_PARAMS, error.message.slice(0, 200));
+        }
+        // Never leak internals to the client: the details go to the log only.
+        logger.error({ component: 'mcp', tool: params.name, err: error instanceof Error ? error.message : String(error) }, 'tool call failed');
+        this.record(params.name, identity, context, null, 'internal_error', started);
+        throw new ProtocolError(INTERNAL_ERROR, 'Internal error');
+      } finally {
+        metrics.inFlight.dec();
+      }
+    }
+    const summary = summarizeResult(result.content[0]?.text, result.isError);
+    if (result.isError && summary.status === 401) identityResolver.upstreamUnauthorized(context.identity);
+    this.record(toolLabel, identity, context, summary.status, summary.kind, started);
+    return result;
+  }
+
+  private record(tool: string, identity: CallIdentity, context: ExchangeContext, status: number | null, kind: string, started: number): void {
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    this.options.metrics.toolCalls.inc({ tool, kind });
+    this.options.metrics.toolCallSeconds.observe({ kind }, durationMs / 1000);
+    this.options.logger.info(
+      {
+        component: 'mcp',
+        event: 'tool_call',
+        tool,
+        login: identity.login,
+        mode: identity.mode,
+        sudo: identity.sudo,
+        client: identity.client?.name ?? null,
+        protocolVersion: context.protocolVersion,
+        status,
+        kind,
+        durationMs,
+      },
+      'tool call',
+    );
+  }
+}
+
+class DeadlineExceeded extends Error {}
+
+async function withDeadline(call: Promise<ToolCallResult>, deadline: number): Promise<ToolCallResult> {
+  const remaining = deadline - Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceeded()), Math.max(0, remaining));
+  });
+  try {
+    return await Promise.race([call, timeout]);
+  } catch (error) {
+    if (error instanceof DeadlineExceeded) {
+      const message = 'The request timed out before the call finished (REQUEST_TIMEOUT_MS)';
+      return { content: [{ type: 'text', text: JSON.stringify({ error: { status: 504, kind: 'timeout', message } }) }], isError: true };
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,119 @@
+// MCP over Streamable HTTP at /mcp for 2025-06-18, 2025-11-25 and 2026-07-28 (docs/adr/0006).
+// Needs TOOL_SERVICE and APP_CONFIG from the application; METRICS_REGISTRY and LOGGER are used when
+// provided, with private fallbacks otherwise.
+import { randomBytes } from 'node:crypto';
+import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import type { ToolService } from '../../core/executor/tool-service';
+import { AuthModule } from '../auth/auth.module';
+import { IDENTITY_RESOLVER, type IdentityResolver } from '../auth/identity-resolver';
+import { LOGGER, METRICS_REGISTRY, TOOL_SERVICE } from '../tokens';
+import { McpController } from './mcp.controller';
+import { McpEndpoint } from './mcp-endpoint';
+import { McpMetrics } from './mcp-metrics';
+import { McpProtocol } from './mcp-protocol';
+import { MCP_ENDPOINT, MCP_PROTOCOL, MCP_SESSION_REVOCATIONS } from './mcp.tokens';
+import { MemorySessionRevocations, RedisSessionRevocations, type SessionRevocations } from './session-revocations';
+
+const SERVER_NAME = 'aegis-gitea-mcp';
+const SERVER_VERSION = '0.1.0';
+const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
+const MCP_LOGGER = Symbol('MCP_LOGGER');
+const MCP_METRICS = Symbol('MCP_METRICS');
+
+/** Secret for session ids: shared by all replicas through their common configuration. */
+function sessionSecret(config: AppConfig, logger: Logger): string {
+  const secret = config.secrets.encryptionKey ?? config.mcp.bearerToken;
+  if (secret) return secret;
+  logger.warn({ component: 'mcp' }, 'no ENCRYPTION_KEY or MCP_BEARER_TOKEN: MCP session ids are valid on this replica only');
+  return randomBytes(32).toString('base64');
+}
+
+@Module({
+  imports: [AuthModule],
+  controllers: [McpController],
+  providers: [
+    {
+      provide: MCP_LOGGER,
+      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
+      useFactory: (config: AppConfig, logger?: Logger) => logger ?? pino({ level: config.server.logLevel }),
+    },
+    {
+      provide: MCP_METRICS,
+      inject: [{ token: METRICS_REGISTRY, optional: true }],
+      useFactory: (registry?: Registry) => new McpMetrics(registry ?? new Registry()),
+    },
+    {
+      provide: MCP_SESSION_REVOCATIONS,
+      inject: [APP_CONFIG, MCP_LOGGER],
+      useFactory: (config: AppConfig, logger: Logger): SessionRevocations => {
+        if (!config.storage.redisUrl) return new MemorySessionRevocations();
+        const redis = new Redis(config.storage.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+        redis.on('error', () => undefined); // reported per use below; avoid unhandled error events
+        return new RedisSessionRevocations(redis, (message) => logger.warn({ component: 'mcp' }, message));
+      },
+    },
+    {
+      provide: MCP_PROTOCOL,
+      inject: [APP_CONFIG, TOOL_SERVICE, IDENTITY_RESOLVER, MCP_METRICS, MCP_LOGGER],
+      useFactory: (config: AppConfig, toolService: ToolService, identityResolver: IdentityResolver, metrics: McpMetrics, logger: Logger) =>
+        new McpProtocol({
+          serverName: SERVER_NAME,
+          serverVersion: SERVER_VERSION,
+          allowSudo: config.tools.allowSudo,
+          maxBodyBytes: config.mcp.maxBodyBytes,
+          toolService,
+          identityResolver,
+          metrics,
+          logger,
+        }),
+    },
+    {
+      provide: MCP_ENDPOINT,
+      inject: [APP_CONFIG, MCP_PROTOCOL, IDENTITY_RESOLVER, MCP_SESSION_REVOCATIONS, MCP_METRICS, MCP_LOGGER],
+      useFactory: (
+        config: AppConfig,
+        protocol: McpProtocol,
+        identityResolver: IdentityResolver,
+        revocations: SessionRevocations,
+        metrics: McpMetrics,
+        logger: Logger,
+      ) =>
+        new McpEndpoint({
+          allowedOrigins: config.mcp.allowedOrigins,
+          publicUrl: config.server.publicUrl || null,
+          maxBodyBytes: config.mcp.maxBodyBytes,
+          rateLimitPerMinute: config.mcp.rateLimitPerMinute,
+          maxConcurrentPerIdentity: config.mcp.maxConcurrentPerIdentity,
+          maxConcurrentTotal: config.mcp.maxConcurrentTotal,
+          requestTimeoutMs: config.mcp.requestTimeoutMs,
+          sessionSecret: sessionSecret(config, logger),
+          sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+          protocol,
+          identityResolver,
+          revocations,
+          metrics,
+          logger,
+        }),
+    },
+  ],
+  exports: [MCP_ENDPOINT],
+})
+export class McpModule implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    @Inject(MCP_PROTOCOL) private readonly protocol: McpProtocol,
+    @Inject(MCP_SESSION_REVOCATIONS) private readonly revocations: SessionRevocations,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.protocol.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.protocol.close();
+    await this.revocations.close();
+  }
+}
