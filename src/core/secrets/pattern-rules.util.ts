@@ -1,0 +1,235 @@
+// Layer-2 secret patterns. Every rule is anchored on a literal (found by one combined scan), then
+// confirmed by a sticky regex whose quantifiers are all bounded and never nested, so the work per
+// anchor is bounded and the whole scan is linear in the input.
+
+export type PatternMatch = { start: number; end: number; kind: string; reveal: number };
+
+/** A rule tried where its anchor literal occurs; returns the secret's span or null. */
+export type AnchoredRule = {
+  kind: string;
+  anchor: string;
+  /** Characters of the secret that the mask may show (its public prefix). */
+  reveal: number;
+  match: (text: string, at: number) => [number, number] | null;
+};
+
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+
+/** True when the character before `at` cannot be part of the same token. */
+export function boundaryBefore(text: string, at: number): boolean {
+  return at === 0 || !isWordCode(text.charCodeAt(at - 1));
+}
+
+/** The random part of a real token has many distinct characters; placeholders like xxxx do not. */
+export function looksRandom(s: string, from = 0): boolean {
+  const seen = new Set<number>();
+  const need = Math.min(8, Math.max(3, Math.floor((s.length - from) / 4)));
+  for (let i = from; i < s.length; i++) {
+    seen.add(s.charCodeAt(i));
+    if (seen.size >= need) return !/example|xxxx|your_|0000000/i.test(s);
+  }
+  return false;
+}
+
+// A prefixed token: sticky regex at the anchor, word boundary before, no token character after.
+function prefixed(kind: string, anchor: string, body: string, reveal = anchor.length, randomFrom = anchor.length): AnchoredRule {
+  const re = new RegExp(`${escape(anchor)}${body}(?![A-Za-z0-9_-])`, 'y');
+  return {
+    kind,
+    anchor,
+    reveal,
+    match(text, at) {
+      if (!boundaryBefore(text, at)) return null;
+      re.lastIndex = at;
+      const m = re.exec(text);
+      if (!m) return null;
+      return looksRandom(m[0], randomFrom) ? [at, at + m[0].length] : null;
+    },
+  };
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const B = '[A-Za-z0-9]';
+const W = '[A-Za-z0-9_-]';
+
+export const ANCHORED_RULES: AnchoredRule[] = [
+  // Cloud providers
+  ...['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'].map((p) =>
+    prefixed('aws-access-key-id', p, '[A-Z0-9]{16}'),
+  ),
+  prefixed('google-api-key', 'AIza', `${W}{35}`),
+  prefixed('google-oauth-secret', 'GOCSPX-', `${W}{28}`),
+  prefixed('google-oauth-token', 'ya29.', `[A-Za-z0-9_.-]{30,2048}`),
+  azureClientSecret(),
+  prefixed('digitalocean-token', 'dop_v1_', '[a-f0-9]{64}'),
+  prefixed('digitalocean-token', 'doo_v1_', '[a-f0-9]{64}'),
+  prefixed('alibaba-access-key', 'LTAI', `${B}{12,24}`),
+  // Forges
+  ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].map((p) => prefixed('github-token', p, `${B}{36,251}`)),
+  prefixed('github-fine-grained-pat', 'github_pat_', '[A-Za-z0-9_]{50,255}'),
+  ...['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glcbt-', 'glsoat-', 'gloas-', 'glft-'].map((p) =>
+    prefixed('gitlab-token', p, `${W}{20,64}`),
+  ),
+  prefixed('gitlab-runner-token', 'GR1348941', `${W}{20,64}`),
+  prefixed('gitea-oauth-secret', 'gto_', '[a-z0-9]{40,64}'),
+  prefixed('bitbucket-app-password', 'ATBB', `[A-Za-z0-9_=.-]{28,64}`),
+  prefixed('atlassian-api-token', 'ATATT3', `[A-Za-z0-9_=-]{60,300}`),
+  // Chat
+  ...['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxe-'].map((p) => prefixed('slack-token', p, `[A-Za-z0-9-]{10,250}`)),
+  prefixed('slack-app-token', 'xapp-', `[A-Za-z0-9-]{20,250}`),
+  slackWebhook(),
+  discordWebhook(),
+  // Discord bot tokens start with the base64 of a snowflake id, so with one of these pairs.
+  ...['MT', 'Mj', 'Mz', 'ND', 'NT', 'Nj', 'Nz', 'OD', 'OT'].map((p) =>
+    prefixed('discord-bot-token', p, `${B}{22,26}\\.${W}{6}\\.${W}{27,40}`, 0, 0),
+  ),
+  telegramBotToken(),
+  // Messaging and e-mail
+  prefixed('twilio-api-key', 'SK', '[0-9a-f]{32}'),
+  sendgrid(),
+  prefixed('mailgun-key', 'key-', '[0-9a-f]{32}'),
+  mailchimp(),
+  // Payments
+  ...['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'].map((p) => prefixed('stripe-key', p, `${B}{16,247}`)),
+  prefixed('stripe-webhook-secret', 'whsec_', `${B}{24,64}`),
+  prefixed('paypal-braintree-token', 'access_token$production$', '[a-z0-9]{16}\\$[a-f0-9]{32}', 24),
+  prefixed('paypal-braintree-token', 'access_token$sandbox$', '[a-z0-9]{16}\\$[a-f0-9]{32}', 21),
+  prefixed('square-token', 'EAAA', `${W}{60}`),
+  prefixed('square-token', 'sq0atp-', `${W}{22}`),
+  prefixed('square-token', 'sq0csp-', `${W}{43}`),
+  // Package registries
+  prefixed('npm-token', 'npm_', `${B}{36}`),
+  prefixed('pypi-token', 'pypi-AgEIcHlwaS5vcmc', `${W}{50,300}`, 5),
+  prefixed('pypi-token', 'pypi-AgENdGVzdC5weXBpLm9yZw', `${W}{50,300}`, 5),
+  prefixed('nuget-key', 'oy2', '[a-z0-9]{43}'),
+  prefixed('dockerhub-token', 'dckr_pat_', `${W}{27,64}`),
+  prefixed('rubygems-token', 'rubygems_', '[a-f0-9]{48}'),
+  prefixed('shopify-token', 'shpat_', '[a-fA-F0-9]{32}'),
+  // AI providers
+  prefixed('anthropic-key', 'sk-ant-', `${W}{80,200}`),
+  prefixed('openai-key', 'sk-proj-', `${W}{40,250}`),
+  prefixed('openai-key', 'sk-svcacct-', `${W}{40,250}`),
+  prefixed('openai-key', 'sk-admin-', `${W}{40,250}`),
+  prefixed('openai-key', 'sk-', `${B}{20}T3BlbkFJ${B}{20}`),
+  prefixed('openai-key', 'sk-', `${B}{48}`),
+  prefixed('huggingface-token', 'hf_', `${B}{34,40}`),
+  prefixed('huggingface-token', 'api_org_', `${B}{34}`),
+  prefixed('groq-key', 'gsk_', `${B}{52}`),
+  prefixed('replicate-token', 'r8_', `${B}{37}`),
+  // Infrastructure
+  prefixed('hashicorp-vault-token', 'hvs.', `${W}{24,200}`),
+  prefixed('hashicorp-tf-token', 'atlasv1.', `${W}{60,100}`, 8, 8),
+  prefixed('age-secret-key', 'AGE-SECRET-KEY-1', '[A-Z0-9]{58}', 15),
+  prefixed('jwt', 'eyJ', `${W}{10,1000}\\.eyJ${W}{10,8000}\\.${W}{10,1000}`, 3),
+];
+
+function azureClientSecret(): AnchoredRule {
+  // Entra ID client secrets: 3 chars, a digit, "Q~", then 31-34 chars.
+  const re = /[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y;
+  const head = /[A-Za-z0-9_~.]{3}[0-9]/y;
+  return {
+    kind: 'azure-client-secret',
+    anchor: 'Q~',
+    reveal: 0,
+    match(text, at) {
+      const start = at - 4;
+      if (start < 0) return null;
+      head.lastIndex = start;
+      if (!head.test(text) || !boundaryBefore(text, start)) return null;
+      re.lastIndex = at + 2;
+      const m = re.exec(text);
+      return m && looksRandom(m[0]) ? [start, at + 2 + m[0].length] : null;
+    },
+  };
+}
+
+function slackWebhook(): AnchoredRule {
+  const re = /T[A-Z0-9]{8,12}\/B[A-Z0-9]{8,12}\/[A-Za-z0-9]{20,32}/y;
+  const anchor = 'hooks.slack.com/services/';
+  return {
+    kind: 'slack-webhook',
+    anchor,
+    reveal: 0,
+    match(text, at) {
+      re.lastIndex = at + anchor.length;
+      const m = re.exec(text);
+      return m ? [at + anchor.length, at + anchor.length + m[0].length] : null;
+    },
+  };
+}
+
+function discordWebhook(): AnchoredRule {
+  const re = /[0-9]{17,20}\/([A-Za-z0-9_-]{60,68})/y;
+  const anchor = '/api/webhooks/';
+  return {
+    kind: 'discord-webhook',
+    anchor,
+    reveal: 0,
+    match(text, at) {
+      re.lastIndex = at + anchor.length;
+      const m = re.exec(text);
+      if (!m || !looksRandom(m[1]!)) return null;
+      const end = at + anchor.length + m[0].length;
+      return [end - m[1]!.length, end];
+    },
+  };
+}
+
+function telegramBotToken(): AnchoredRule {
+  const digits = /[0-9]{8,10}/y;
+  const tail = /[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/y;
+  return {
+    kind: 'telegram-bot-token',
+    anchor: ':AA',
+    reveal: 0,
+    match(text, at) {
+      // Walk back over at most 10 digits (bounded), then confirm.
+      let s = at;
+      while (s > 0 && at - s < 10 && text.charCodeAt(s - 1) >= 48 && text.charCodeAt(s - 1) <= 57) s--;
+      if (at - s < 8 || !boundaryBefore(text, s)) return null;
+      digits.lastIndex = s;
+      if (!digits.test(text)) return null;
+      tail.lastIndex = at + 3;
+      const m = tail.exec(text);
+      return m && looksRandom(m[0]) ? [s, at + 3 + m[0].length] : null;
+    },
+  };
+}
+
+function sendgrid(): AnchoredRule {
+  const re = /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/y;
+  return {
+    kind: 'sendgrid-key',
+    anchor: 'SG.',
+    reveal: 3,
+    match(text, at) {
+      if (!boundaryBefore(text, at)) return null;
+      re.lastIndex = at;
+      const m = re.exec(text);
+      return m && looksRandom(m[0], 3) ? [at, at + m[0].length] : null;
+    },
+  };
+}
+
+function mailchimp(): AnchoredRule {
+  const hex = /[0-9a-f]{32}/y;
+  const dc = /-us[0-9]{1,2}(?![A-Za-z0-9_])/y;
+  return {
+    kind: 'mailchimp-key',
+    anchor: '-us',
+    reveal: 0,
+    match(text, at) {
+      const start = at - 32;
+      if (start < 0 || !boundaryBefore(text, start)) return null;
+      hex.lastIndex = start;
+      if (!hex.test(text)) return null;
+      dc.lastIndex = at;
+      const m = dc.exec(text);
+      return m ? [start, at + m[0].length] : null;
+    },
+  };
+}

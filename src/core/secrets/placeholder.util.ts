@@ -1,0 +1,26 @@
+// Values that look like a secret's slot but are not one: documentation placeholders, template
+// variables, code expressions, and the service's own redaction/mask output.
+const PLACEHOLDER_WORDS = new Set([
+  'true', 'false', 'null', 'none', 'nil', 'undefined', 'empty', 'required', 'optional', 'string', 'text',
+  'hidden', 'secret', 'secrets', 'password', 'passwd', 'pass', 'token', 'apikey', 'api_key', 'api-key', 'key',
+  'changeme', 'change_me', 'change-me', 'changeit', 'letmein', 'admin', 'root', 'test', 'testing', 'dummy',
+  'sample', 'example', 'placeholder', 'redacted', 'masked', 'todo', 'tbd', 'n/a', 'xxx', 'foo', 'bar', 'foobar',
+  'mypassword', 'mysecret', 'mytoken', 'yourpassword', 'yoursecret', 'yourtoken', 'secret123', 'password123',
+]);
+
+const PLACEHOLDER_RE =
+  /example|xxxx|\*\*\*|\.\.\.|your[_-]?[a-z]|change[_-]?me|placeholder|redacted|aegis-masked|dummy|sample|fake|replace[_-]?(?:me|with|this)|insert[_-]?|[<>{}()[\]]|\$\{|\{\{|%\(|^\$[A-Za-z_]|^%[A-Za-z_]+%$|^(?:process\.env|os\.environ|env\.|self\.|this\.|config\.|settings\.|secrets\.|vars\.|params\.|inputs\.|getenv|System\.getenv)/i;
+
+const DOTTED_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,60}(?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){1,8}$/;
+
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  if (v.length === 0) return true;
+  if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
+  // One character repeated (xxxxxxxx, ********, 00000000).
+  let same = true;
+  for (let i = 1; i < v.length && same; i++) same = v.charCodeAt(i) === v.charCodeAt(0);
+  if (same) return true;
+  if (v.length > 400) return false;
+  return PLACEHOLDER_RE.test(v) || DOTTED_IDENTIFIER.test(v);
+}

@@ -1,0 +1,298 @@
+// The two layers of ADR 0005's secret handling, applied to a whole result at once.
+// All strings of the result (values and keys; base64 file contents decoded to text) are gathered
+// into slots, joined with NUL into one buffer and scanned in a single pass per layer: that keeps
+// the per-string overhead out of large results. The walk uses an explicit stack, so no depth of
+// nesting can exhaust the call stack.
+import { formatMask } from './mask-format.util';
+import { PatternMatch } from './pattern-rules.util';
+import { acceptAssignedValue, scanText } from './pattern-scanner.util';
+
+export type DetectionMode = 'off' | 'mask' | 'block';
+export type ScrubContext = { exactSecrets: string[]; mode: DetectionMode; skipPatterns: boolean };
+export type ScrubResult<T = unknown> = { value: T; redactions: number; masks: number; blocked: null | { kinds: string[] } };
+
+export const REDACTED = '[REDACTED]';
+const SEP = '\u0000';
+
+const F_KEY = 1; // slot is an object key
+const F_B64 = 2; // slot is decoded base64 text, re-encoded afterwards
+const F_EXACT_ONLY = 4; // no pattern scan (binary base64, data: URIs)
+const F_FIELD = 8; // value of a secret-named field: masked whole
+const F_AUTH_FIELD = 16; // value of an authorization field: the credential after the scheme is masked
+
+type TNode =
+  | { k: 'v'; v: unknown }
+  | { k: 's'; i: number }
+  | { k: 'b'; i: number; raw: string }
+  | { k: 'a'; items: TNode[] }
+  | { k: 'o'; keys: number[]; vals: TNode[] };
+
+const SECRET_FIELD_NAMES = [
+  'password', 'passwd', 'pwd', 'secret', 'client_secret', 'secret_key', 'token', 'access_token', 'refresh_token',
+  'auth_token', 'id_token', 'api_key', 'apikey', 'private_key', 'access_key', 'secret_access_key', 'webhook_secret',
+];
+const AUTH_FIELD_NAMES = ['authorization', 'authorization_header', 'proxy_authorization'];
+
+function fieldFlag(key: string): number {
+  const k = key.toLowerCase();
+  if (k.length > 64) return 0;
+  const hit = (name: string): boolean => k === name || (k.endsWith(name) && /[_-]/.test(k[k.length - name.length - 1]!));
+  if (AUTH_FIELD_NAMES.some(hit)) return F_AUTH_FIELD;
+  return SECRET_FIELD_NAMES.some(hit) ? F_FIELD : 0;
+}
+
+const BASE64_RE = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decoded text of a base64 string when it is UTF-8 text (no NUL), else null. */
+export function decodeBase64Text(raw: string): string | null {
+  if (raw.length === 0 || !BASE64_RE.test(raw)) return null;
+  try {
+    const text = utf8.decode(Buffer.from(raw, 'base64'));
+    return text.includes(SEP) ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+class Collector {
+  texts: string[] = [];
+  flags: number[] = [];
+
+  slot(text: string, flags: number): number {
+    this.texts.push(text);
+    this.flags.push(flags);
+    return this.texts.length - 1;
+  }
+
+  build(value: unknown): TNode {
+    const holder: TNode[] = [];
+    const stack: Array<{ v: unknown; into: TNode[]; at: number; flags: number }> = [{ v: value, into: holder, at: 0, flags: 0 }];
+    while (stack.length > 0) {
+      const { v, into, at, flags } = stack.pop()!;
+      if (typeof v === 'string') {
+        const dataUri = v.startsWith('data:image/') ? F_EXACT_ONLY : 0;
+        into[at] = { k: 's', i: this.slot(v, flags | dataUri) };
+      } else if (Array.isArray(v)) {
+        const node: TNode = { k: 'a', items: new Array<TNode>(v.length) };
+        into[at] = node;
+        for (let j = v.length - 1; j >= 0; j--) stack.push({ v: v[j], into: node.items, at: j, flags: 0 });
+      } else if (v !== null && typeof v === 'object') {
+        const entries = Object.entries(v as Record<string, unknown>);
+        const node: TNode = { k: 'o', keys: [], vals: new Array<TNode>(entries.length) };
+        into[at] = node;
+        const record = v as Record<string, unknown>;
+        const b64Content = record.encoding === 'base64' && typeof record.content === 'string';
+        for (let j = 0; j < entries.length; j++) {
+          const [key, child] = entries[j]!;
+          node.keys.push(this.slot(key, F_KEY));
+          if (typeof child === 'string' && ((b64Content && key === 'content') || key === 'content_base64')) {
+            const text = decodeBase64Text(child);
+            node.vals[j] = text === null ? { k: 's', i: this.slot(child, F_EXACT_ONLY) } : { k: 'b', i: this.slot(text, F_B64), raw: child };
+          } else {
+            stack.push({ v: child, into: node.vals, at: j, flags: typeof child === 'string' ? fieldFlag(key) : 0 });
+          }
+        }
+      } else {
+        into[at] = { k: 'v', v };
+      }
+    }
+    return holder[0]!;
+  }
+
+  rebuild(root: TNode, texts: string[]): unknown {
+    const holder: unknown[] = [];
+    const stack: Array<{ n: TNode; into: unknown[] | Record<string, unknown>; at: number | string }> = [{ n: root, into: holder, at: 0 }];
+    while (stack.length > 0) {
+      const { n, into, at } = stack.pop()!;
+      const put = (val: unknown): void => {
+        (into as Record<string | number, unknown>)[at] = val;
+      };
+      switch (n.k) {
+        case 'v':
+          put(n.v);
+          break;
+        case 's':
+          put(texts[n.i]);
+          break;
+        case 'b':
+          put(texts[n.i] === this.texts[n.i] ? n.raw : Buffer.from(texts[n.i]!, 'utf8').toString('base64'));
+          break;
+        case 'a': {
+          const arr = new Array<unknown>(n.items.length);
+          put(arr);
+          for (let j = n.items.length - 1; j >= 0; j--) stack.push({ n: n.items[j]!, into: arr, at: j });
+          break;
+        }
+        case 'o': {
+          const obj: Record<string, unknown> = {};
+          put(obj);
+          const keys: string[] = [];
+          for (const ki of n.keys) {
+            let key = texts[ki]!;
+            // Two keys redacted to the same text must not overwrite each other.
+            for (let c = 2; Object.prototype.hasOwnProperty.call(obj, key); c++) key = `${texts[ki]}#${c}`;
+            obj[key] = null; // reserve the position so the key order is kept
+            keys.push(key);
+          }
+          for (let j = n.vals.length - 1; j >= 0; j--) stack.push({ n: n.vals[j]!, into: obj, at: keys[j]! });
+          break;
+        }
+      }
+    }
+    return holder[0];
+  }
+}
+
+/** The forms in which an exact secret can appear in a result: as is, URL-encoded, JSON-escaped. */
+function secretVariants(secrets: string[]): string[] {
+  const out = new Set<string>();
+  for (const s of secrets) {
+    if (typeof s !== 'string' || s.length === 0 || s.includes(SEP)) continue;
+    out.add(s);
+    const url = encodeURIComponent(s);
+    if (url !== s) out.add(url);
+    const json = JSON.stringify(s).slice(1, -1);
+    if (json !== s) out.add(json);
+  }
+  // Longest first, so a secret that contains another is removed whole.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+type Span = { start: number; end: number };
+
+function segmentOf(starts: number[], pos: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Groups spans of the joined buffer by slot, dropping any span that crosses a slot boundary. */
+function bySlot<T extends Span>(spans: T[], starts: number[], lengths: number[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const span of spans) {
+    const seg = segmentOf(starts, span.start);
+    if (span.end > starts[seg]! + lengths[seg]!) continue;
+    const rel = { ...span, start: span.start - starts[seg]!, end: span.end - starts[seg]! };
+    const list = out.get(seg);
+    if (list) list.push(rel);
+    else out.set(seg, [rel]);
+  }
+  return out;
+}
+
+function join(texts: string[], include: (i: number) => boolean): { joined: string; starts: number[]; lengths: number[] } {
+  const starts: number[] = new Array<number>(texts.length);
+  const lengths: number[] = new Array<number>(texts.length);
+  const parts: string[] = new Array<string>(texts.length);
+  let pos = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const t = include(i) ? texts[i]! : '';
+    parts[i] = t;
+    starts[i] = pos;
+    lengths[i] = t.length;
+    pos += t.length + 1;
+  }
+  return { joined: parts.join(SEP), starts, lengths };
+}
+
+function exactSpans(joined: string, variants: string[]): Span[] {
+  const spans: Span[] = [];
+  for (const v of variants) {
+    for (let i = joined.indexOf(v); i >= 0; i = joined.indexOf(v, i + v.length)) spans.push({ start: i, end: i + v.length });
+  }
+  if (spans.length < 2) return spans;
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Span[] = [spans[0]!];
+  for (let j = 1; j < spans.length; j++) {
+    const s = spans[j]!;
+    const last = merged[merged.length - 1]!;
+    if (s.start < last.end) last.end = Math.max(last.end, s.end);
+    else merged.push(s);
+  }
+  return merged;
+}
+
+function applySpans(text: string, spans: Array<Span & { replacement: string }>): string {
+  let out = '';
+  let pos = 0;
+  for (const s of spans) {
+    out += text.slice(pos, s.start) + s.replacement;
+    pos = s.end;
+  }
+  return out + text.slice(pos);
+}
+
+const AUTH_SCHEME_RE = /^\s{0,4}(?:bearer|token|basic|digest|bot)\s{1,4}/i;
+
+/** Core of scrubResult/scrubText over a gathered set of slots; rewrites `texts` in place. */
+function scrubSlots(texts: string[], flags: number[], ctx: ScrubContext): { redactions: number; masks: number; kinds: Set<string> } {
+  let redactions = 0;
+  let masks = 0;
+  const kinds = new Set<string>();
+
+  // Layer 1: exact redaction, always.
+  const variants = secretVariants(ctx.exactSecrets ?? []);
+  if (variants.length > 0 && texts.length > 0) {
+    const { joined, starts, lengths } = join(texts, () => true);
+    const spans = exactSpans(joined, variants);
+    for (const [seg, list] of bySlot(spans, starts, lengths)) {
+      redactions += list.length;
+      texts[seg] = applySpans(texts[seg]!, list.map((s) => ({ ...s, replacement: REDACTED })));
+    }
+  }
+
+  // Layer 2: pattern masking.
+  if (ctx.mode === 'off' || ctx.skipPatterns || texts.length === 0) return { redactions, masks, kinds };
+  const maskField = (i: number, kind: string, from: number): void => {
+    const t = texts[i]!;
+    const secret = t.slice(from);
+    kinds.add(kind);
+    masks++;
+    texts[i] = t.slice(0, from) + formatMask(kind, secret, 0);
+  };
+  for (let i = 0; i < texts.length; i++) {
+    const f = flags[i]!;
+    if (f & F_FIELD) {
+      if (texts[i]!.length >= 6 && acceptAssignedValue(texts[i]!, true)) maskField(i, 'secret-field', 0);
+    } else if (f & F_AUTH_FIELD) {
+      const m = AUTH_SCHEME_RE.exec(texts[i]!);
+      const from = m ? m[0].length : 0;
+      if (texts[i]!.length - from >= 6 && acceptAssignedValue(texts[i]!.slice(from), true)) maskField(i, 'authorization-header', from);
+    }
+  }
+  const { joined, starts, lengths } = join(texts, (i) => (flags[i]! & (F_EXACT_ONLY | F_FIELD | F_AUTH_FIELD)) === 0);
+  const matches = scanText(joined);
+  for (const [seg, list] of bySlot<PatternMatch>(matches, starts, lengths)) {
+    const t = texts[seg]!;
+    masks += list.length;
+    for (const m of list) kinds.add(m.kind);
+    texts[seg] = applySpans(t, list.map((m) => ({ ...m, replacement: formatMask(m.kind, t.slice(m.start, m.end), m.reveal) })));
+  }
+  return { redactions, masks, kinds };
+}
+
+export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
+  const c = new Collector();
+  const root = c.build(value);
+  const texts = c.texts.slice();
+  const { redactions, masks, kinds } = scrubSlots(texts, c.flags, ctx);
+  const changed = redactions > 0 || masks > 0;
+  return {
+    value: changed ? c.rebuild(root, texts) : value,
+    redactions,
+    masks,
+    blocked: ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null,
+  };
+}
+
+export function scrubText(text: string, ctx: ScrubContext): ScrubResult<string> {
+  const texts = [text];
+  const { redactions, masks, kinds } = scrubSlots(texts, [0], ctx);
+  return { value: texts[0]!, redactions, masks, blocked: ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null };
+}
