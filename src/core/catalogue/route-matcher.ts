@@ -46,7 +46,9 @@ export class RouteMatcher {
       const params: Record<string, string> = {};
       if (matchParts(route.parts, 0, segments, 0, params)) {
         const wildcards = route.parts.filter((p) => 'wildcard' in p).length;
-        const score = route.literals * 10 - wildcards;
+        // Static segments win over patterned ones ({index}.{diffType}), which win over plain parameters.
+        const patterned = route.parts.filter((p) => 'regex' in p && p.regex.source !== '^([^/]+?)$').length;
+        const score = route.literals * 10 + patterned * 5 - wildcards;
         if (!best || score > best.score) best = { match: { op: route.op, params: { ...params } }, score };
       }
     }

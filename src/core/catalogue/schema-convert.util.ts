@@ -42,6 +42,8 @@ export function inlineSchema(spec: SwaggerSpec, schema: SwaggerSchema, stack: st
   // Swagger's x-nullable: Gitea emits null for these fields.
   if (schema['x-nullable'] === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
+  // Gitea marks some string fields uniqueItems (a Go binding tag); it only means something on arrays.
+  if (out.uniqueItems !== undefined && out.type !== 'array') delete out.uniqueItems;
   return out;
 }
 

@@ -34,6 +34,7 @@ export function redactExact(value: unknown, secrets: string[]): { value: unknown
       set(out);
       for (const [k, item] of Object.entries(src)) {
         const key = redactString(k);
+        out[key] = undefined; // reserve the key so the copy keeps the original key order
         stack.push({ src: item, set: (v) => (out[key] = v) });
       }
     } else set(src);

@@ -1,0 +1,249 @@
+import { TransportError, type AuditEntry, type CallIdentity, type GiteaRequest, type GiteaResponse, type GiteaTransport } from '../ports';
+import type { AppConfig } from '../../config/app-config';
+import { loadBundledSpec } from '../catalogue/spec-loader';
+import { buildCatalogue } from '../catalogue/tool-catalogue';
+import { GlobalPolicyProvider } from '../policy/global-policy';
+import { passThroughScrubber } from './pass-through-scrubber';
+import { createToolService, UnknownToolError, type ResultScrubber } from './tool-service';
+
+const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
+const TOKEN = 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2';
+const identity: CallIdentity = { login: 'alice', mode: 'oauth', sudo: null, token: TOKEN, isSiteAdmin: false, subject: 'oauth:1' };
+
+type Reply = Partial<GiteaResponse> & { json?: unknown; text?: string };
+
+function setup(opts: { tools?: Partial<AppConfig['tools']>; reply?: (req: GiteaRequest) => Reply | Promise<Reply>; orgDisabled?: Record<string, string[]>; scrubber?: ResultScrubber } = {}) {
+  const sent: GiteaRequest[] = [];
+  const audits: AuditEntry[] = [];
+  const transport: GiteaTransport = {
+    async send(req) {
+      sent.push(req);
+      const r = (await (opts.reply ?? (() => ({ json: { ok: true } })))(req)) as Reply;
+      const body = r.body ?? Buffer.from(r.text ?? JSON.stringify(r.json ?? null));
+      return { status: r.status ?? 200, headers: { 'content-type': r.text !== undefined ? 'text/plain' : 'application/json', ...(r.headers ?? {}) }, body };
+    },
+  };
+  const base = new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' });
+  const service = createToolService(
+    catalogue,
+    {
+      tools: { specSource: 'bundled', toolsets: [], mode: 'full', readOnly: false, disabledTools: [], allowSudo: false, maxResponseItems: 50, maxResponseChars: 20000, maxBinaryBytes: 1000, ...opts.tools },
+      secrets: { detectionMode: 'mask' },
+      exactSecrets: ['svc-bearer-secret'],
+      timeoutMs: 1000,
+    },
+    {
+      transport,
+      policy: { forOrg: async (org) => ({ ...(await base.forOrg(org)), disabledTools: (org && opts.orgDisabled?.[org]) || [] }) },
+      audit: { record: (e) => audits.push(e) },
+      clock: { now: () => 1000 },
+      scrubber: opts.scrubber ?? passThroughScrubber,
+    },
+  );
+  const call = async (name: string, args: unknown) => {
+    const result = await service.callTool(name, args, identity);
+    return { ...result, json: JSON.parse(result.content[0]!.text) as any };
+  };
+  return { service, sent, audits, call };
+}
+
+describe('ToolExecutor', () => {
+  it('builds the envelope with identity, request, status, pagination and banner', async () => {
+    const t = setup({ reply: () => ({ json: [{ id: 1 }, { id: 2 }], headers: { 'x-total-count': '120', link: '<http://g/api/v1/repos/o/r/issues?page=3&limit=2>; rel="next",<http://g/api/v1/repos/o/r/issues?page=60&limit=2>; rel="last"' } }) });
+    const r = await t.call('issueListIssues', { owner: 'o', repo: 'r', page: 2, limit: 2, labels: 'bug' });
+    expect(r.isError).toBe(false);
+    expect(Object.keys(r.json)).toEqual(['identity', 'request', 'status', 'pagination', 'untrusted_content', 'data']);
+    expect(r.json.identity).toEqual({ login: 'alice', mode: 'oauth', sudo: null });
+    expect(r.json.request).toEqual({ method: 'GET', path: '/repos/o/r/issues' });
+    expect(r.json.pagination).toEqual({ page: 2, limit: 2, total_count: 120, next_page: 3, last_page: 60 });
+    expect(r.json.untrusted_content).toMatch(/untrusted/);
+    expect(t.sent[0]!.query).toEqual([['labels', 'bug'], ['page', '2'], ['limit', '2']]);
+    expect(t.audits).toHaveLength(1);
+    expect(t.audits[0]).toMatchObject({ tool: 'issueListIssues', org: 'o', repo: 'r', status: 200, kind: null, method: 'GET' });
+  });
+
+  it('sends repeated query parameters for multi arrays', async () => {
+    const t = setup({ reply: () => ({ json: [] }) });
+    await t.call('notifyGetList', { 'status-types': ['unread', 'pinned'] });
+    expect(t.sent[0]!.query).toEqual([['status-types', 'unread'], ['status-types', 'pinned']]);
+  });
+
+  it('passes declared response headers (runner registration token)', async () => {
+    const t = setup({ reply: () => ({ status: 200, headers: { token: 'REGTOKEN123', 'x-other': 'no' }, body: new Uint8Array() }) });
+    const r = await t.call('repoCreateRunnerRegistrationToken', { owner: 'o', repo: 'r' });
+    expect(r.json.headers).toEqual({ token: 'REGTOKEN123' });
+  });
+
+  it('throws UnknownToolError for unknown names and audits it', async () => {
+    const t = setup();
+    await expect(t.service.callTool('noSuchTool', {}, identity)).rejects.toBeInstanceOf(UnknownToolError);
+    expect(t.audits).toHaveLength(1);
+    expect(t.audits[0]!.kind).toBe('unknown_tool');
+  });
+
+  it('names the JSON-schema path on invalid arguments', async () => {
+    const t = setup();
+    const r = await t.call('issueCreateIssue', { owner: 'o', repo: 'r', body: { title: 5 } });
+    expect(r.isError).toBe(true);
+    expect(r.json.error.kind).toBe('invalid_arguments');
+    expect(r.json.error.message).toContain('/body/title');
+    expect(r.json.error.message).toContain('#/properties/body/properties/title/type');
+    expect(t.sent).toHaveLength(0);
+    expect(t.audits[0]!.kind).toBe('invalid_arguments');
+  });
+
+  it('refuses globally disabled, toolset-filtered, read-only and org-disabled tools', async () => {
+    const disabled = setup({ tools: { disabledTools: ['admin*', 'repoDelete'] } });
+    expect(disabled.service.listTools().some((t) => t.name.startsWith('admin') || t.name === 'repoDelete')).toBe(false);
+    expect((await disabled.call('repoDelete', { owner: 'o', repo: 'r' })).json.error.kind).toBe('tool_disabled');
+    expect((await disabled.call('adminCreateUser', { body: {} })).json.error.kind).toBe('tool_disabled');
+    // The raw tool cannot reach a disabled operation.
+    const raw = await disabled.call('gitea_api_request', { method: 'DELETE', path: '/repos/o/r' });
+    expect(raw.json.error.kind).toBe('tool_disabled');
+    expect(disabled.sent).toHaveLength(0);
+    expect(disabled.audits.map((a) => a.kind)).toEqual(['tool_disabled', 'tool_disabled', 'tool_disabled']);
+
+    const ro = setup({ tools: { readOnly: true } });
+    expect(ro.service.listTools().filter((t) => t.name !== 'gitea_api_request').every((t) => t.annotations?.readOnlyHint)).toBe(true);
+    expect((await ro.call('issueCreateIssue', { owner: 'o', repo: 'r', body: { title: 'x' } })).json.error.kind).toBe('read_only');
+
+    const sets = setup({ tools: { toolsets: ['issue'] } });
+    expect(sets.service.listTools().length).toBe(73);
+    expect((await sets.call('repoGet', { owner: 'o', repo: 'r' })).json.error.kind).toBe('tool_disabled');
+
+    const org = setup({ orgDisabled: { acme: ['issue*'] } });
+    const refused = await org.call('issueListIssues', { owner: 'acme', repo: 'r' });
+    expect(refused.json.error).toMatchObject({ kind: 'tool_disabled' });
+    expect(refused.json.error.message).toContain('acme');
+    expect((await org.call('issueListIssues', { owner: 'other', repo: 'r' })).isError).toBe(false);
+  });
+
+  it('maps Gitea errors to kinds and strips tokens and Authorization from messages', async () => {
+    const t = setup({ reply: (req) => ({ status: req.path.includes('x404') ? 404 : 422, json: { message: `bad token ${TOKEN} Authorization: token ${TOKEN} svc-bearer-secret ${'z'.repeat(900)}` } }) });
+    const nf = await t.call('repoGet', { owner: 'o', repo: 'x404' });
+    expect(nf.json.error.status).toBe(404);
+    expect(nf.json.error.kind).toBe('not_found');
+    expect(nf.content[0]!.text).not.toContain(TOKEN);
+    expect(nf.content[0]!.text).not.toContain('svc-bearer-secret');
+    expect(nf.json.error.message.length).toBeLessThan(600);
+    expect((await t.call('repoGet', { owner: 'o', repo: 'r' })).json.error.kind).toBe('validation_failed');
+  });
+
+  it('maps timeouts and network errors, and never leaks a stack trace', async () => {
+    const timeout = setup({ reply: () => { throw new TransportError('timeout', 'no answer within 1000 ms'); } });
+    expect((await timeout.call('repoGet', { owner: 'o', repo: 'r' })).json.error.kind).toBe('timeout');
+    const boom = setup({ reply: () => { throw new Error('secret internal detail at foo.ts:1'); } });
+    const r = await boom.call('repoGet', { owner: 'o', repo: 'r' });
+    expect(r.json.error.kind).toBe('internal_error');
+    expect(r.content[0]!.text).not.toMatch(/foo\.ts|at /);
+  });
+
+  it('returns binary bodies as base64 up to MAX_BINARY_BYTES, payload_too_large above', async () => {
+    const small = setup({ reply: () => ({ headers: { 'content-type': 'image/png' }, body: new Uint8Array([1, 2, 3, 0]) }) });
+    const r = await small.call('repoGetRawFile', { owner: 'o', repo: 'r', filepath: 'a/b.png' });
+    expect(r.json.data).toEqual({ content_base64: 'AQIDAA==', content_type: 'image/png', size: 4 });
+    expect(r.json.request.path).toBe('/repos/o/r/raw/a/b.png');
+    const big = setup({ reply: () => ({ headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(1001) }) });
+    expect((await big.call('repoGetRawFile', { owner: 'o', repo: 'r', filepath: 'big.bin' })).json.error.kind).toBe('payload_too_large');
+  });
+
+  it('returns JSON deeper than 100 levels as text', async () => {
+    const deep = '['.repeat(150) + ']'.repeat(150);
+    const t = setup({ reply: () => ({ body: Buffer.from(deep) }) });
+    const r = await t.call('repoGet', { owner: 'o', repo: 'r' });
+    expect(r.json.data).toBe(deep);
+    expect(r.json.data_format).toBe('json_as_text');
+  });
+
+  it('refuses an oversize base64 upload before decoding it', async () => {
+    const t = setup();
+    const content = 'A'.repeat(2000);
+    const r = await t.call('repoCreateReleaseAttachment', { owner: 'o', repo: 'r', id: 1, attachment: { content_base64: content, filename: 'x.bin' } });
+    expect(r.json.error.kind).toBe('payload_too_large');
+    expect(t.sent).toHaveLength(0);
+    expect(JSON.stringify(t.audits[0]!.arguments)).not.toContain(content);
+    const ok = await t.call('repoCreateReleaseAttachment', { owner: 'o', repo: 'r', id: 1, attachment: { content_base64: 'aGVsbG8=', filename: 'h.txt' } });
+    expect(ok.isError).toBe(false);
+    const body = t.sent[0]!.body as Extract<GiteaRequest['body'], { kind: 'multipart' }>;
+    expect(Buffer.from(body.files[0]!.data).toString()).toBe('hello');
+  });
+
+  it('bounds results by items then chars, valid JSON, saying what was cut', async () => {
+    const items = Array.from({ length: 80 }, (_, i) => ({ id: i, body: 'x'.repeat(400) }));
+    const t = setup({ tools: { maxResponseItems: 30, maxResponseChars: 5000 }, reply: () => ({ json: items, headers: { 'x-total-count': '80' } }) });
+    const r = await t.call('issueListIssues', { owner: 'o', repo: 'r', page: 1, limit: 80 });
+    expect(r.content[0]!.text.length).toBeLessThanOrEqual(5000);
+    expect(r.json.data.length).toBeGreaterThan(0);
+    expect(r.json.data.length).toBeLessThan(30);
+    expect(r.json.truncated.items[0]).toEqual({ path: '/', returned: 30, total: 80 });
+    expect(r.json.truncated.chars.total_items).toBe(30);
+    expect(r.json.truncated.hint).toMatch(/limit=/);
+    const obj = setup({ tools: { maxResponseChars: 3000 }, reply: () => ({ json: { description: 'y'.repeat(10000) } }) });
+    const o = await obj.call('repoGet', { owner: 'o', repo: 'r' });
+    expect(o.content[0]!.text.length).toBeLessThanOrEqual(3000);
+    expect(o.json.data_format).toBe('truncated_text');
+    expect(o.json.truncated.chars.original_chars).toBeGreaterThan(10000);
+  });
+
+  it('redacts the caller token in results and in audited arguments', async () => {
+    const t = setup({ reply: () => ({ json: { echoed: TOKEN, [TOKEN]: 1 } }) });
+    const r = await t.call('repoGet', { owner: 'o', repo: TOKEN });
+    expect(r.content[0]!.text).not.toContain(TOKEN);
+    expect(JSON.stringify(t.audits[0]!.arguments)).not.toContain(TOKEN);
+    expect(t.audits[0]!.redactions).toBeGreaterThanOrEqual(2);
+  });
+
+  it('applies the scrubber: masked write-back refused, block mode withholds, credential ops skip patterns', async () => {
+    const calls: Array<{ skipPatterns: boolean; mode: string }> = [];
+    const scrubber: ResultScrubber = {
+      ...passThroughScrubber,
+      findMaskMarker: (body) => (JSON.stringify(body).includes('[[aegis-masked:') ? '/content' : null),
+      scrubResult: (value, ctx) => {
+        calls.push({ skipPatterns: ctx.skipPatterns, mode: ctx.mode });
+        const blocked = JSON.stringify(value).includes('AKIA') && !ctx.skipPatterns ? { kinds: ['aws_access_key'] } : null;
+        return { value, redactions: 0, masks: 0, blocked };
+      },
+    };
+    const t = setup({ scrubber, reply: () => ({ json: { key: 'AKIAXXXXXXXXXXXXXXXX' } }) });
+    const w = await t.call('repoUpdateFile', { owner: 'o', repo: 'r', filepath: 'a', body: { content: '[[aegis-masked:x]]', sha: 'abc' } });
+    expect(w.json.error.kind).toBe('masked_content_write');
+    expect(t.sent).toHaveLength(0);
+    const b = await t.call('repoGet', { owner: 'o', repo: 'r' });
+    expect(b.json.error.kind).toBe('secret_blocked');
+    expect(b.content[0]!.text).not.toContain('AKIA');
+    expect(t.audits.at(-1)!.blocked).toBe(true);
+    const c = await t.call('userCreateToken', { username: 'alice', body: { name: 't' } });
+    expect(c.isError).toBe(false);
+  });
+
+  it('raw tool: refuses %, .., URLs and relative paths; maps to the operation', async () => {
+    const t = setup({ reply: () => ({ json: { name: 'feature/x' } }) });
+    for (const path of ['/repos/o/r/releases/tags/rel%2F1.0', '/repos/o/r/contents/../secret', 'http://evil/api', 'repos/o/r', '//evil/x', '/repos/o/r/./x']) {
+      const r = await t.call('gitea_api_request', { method: 'GET', path });
+      expect(r.json.error.kind).toBe('invalid_arguments');
+    }
+    expect(t.sent).toHaveLength(0);
+    const ok = await t.call('gitea_api_request', { method: 'GET', path: '/repos/o/r/branches/feature/x', query: { a: [1, 2] } });
+    expect(ok.isError).toBe(false);
+    expect(t.sent[0]).toMatchObject({ path: '/repos/o/r/branches/feature/x', query: [['a', '1'], ['a', '2']] });
+    expect(t.audits.at(-1)).toMatchObject({ tool: 'gitea_api_request', operationId: 'repoGetBranch', org: 'o' });
+  });
+
+  it('discovery mode lists meta-tools and calls through the same path', async () => {
+    const t = setup({ tools: { mode: 'discovery', disabledTools: ['repoDeleteBranch'] }, reply: () => ({ json: { login: 'alice' } }) });
+    const names = t.service.listTools().map((x) => x.name);
+    expect(names).toEqual(['gitea_search_tools', 'gitea_describe_tool', 'gitea_call_tool', 'gitea_api_request']);
+    const s = await t.call('gitea_search_tools', { query: 'which user am I' });
+    expect(s.json.results.slice(0, 3).map((h: { name: string }) => h.name)).toContain('userGetCurrent');
+    const removed = await t.call('gitea_search_tools', { query: 'remove that branch' });
+    expect(removed.json.results.map((h: { name: string }) => h.name)).not.toContain('repoDeleteBranch');
+    const d = await t.call('gitea_describe_tool', { name: 'userGetCurrent' });
+    expect(d.json).toMatchObject({ name: 'userGetCurrent', method: 'GET', path: '/user' });
+    const c = await t.call('gitea_call_tool', { name: 'userGetCurrent', arguments: {} });
+    expect(c.json.data).toEqual({ login: 'alice' });
+    const refused = await t.call('gitea_call_tool', { name: 'repoDeleteBranch', arguments: { owner: 'o', repo: 'r', branch: 'b' } });
+    expect(refused.json.error.kind).toBe('tool_disabled');
+    await expect(t.service.callTool('gitea_call_tool', { name: 'nope' }, identity)).rejects.toBeInstanceOf(UnknownToolError);
+    expect(t.audits.map((a) => a.tool)).toEqual(['gitea_search_tools', 'gitea_search_tools', 'gitea_describe_tool', 'userGetCurrent', 'repoDeleteBranch', 'nope']);
+  });
+});
