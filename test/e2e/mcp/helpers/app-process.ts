@@ -1,0 +1,36 @@
+// Child-process entry for the MCP e2e tests: boots config + tools + auth + mcp modules on
+// 127.0.0.1:0 with the AppConfig passed in AEGIS_TEST_CONFIG, prints "READY <port>" and exits on SIGTERM.
+import 'reflect-metadata';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
+import type { AppConfig } from '../../../../src/config/app-config';
+import { AppConfigModule } from '../../../../src/config/config.module';
+import { McpModule } from '../../../../src/modules/mcp/mcp.module';
+import { ToolsModule } from '../../../../src/modules/tools/tools.module';
+
+@Module({})
+class McpTestModule {
+  static with(config: AppConfig): DynamicModule {
+    return { module: McpTestModule, imports: [AppConfigModule.forRoot(config), ToolsModule, McpModule] };
+  }
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.env.AEGIS_TEST_CONFIG ?? '') as AppConfig;
+  const bodyParser = process.env.AEGIS_TEST_BODY_PARSER === 'true';
+  const app = await NestFactory.create(McpTestModule.with(config), { logger: false, bodyParser });
+  await app.listen(0, '127.0.0.1');
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  process.stdout.write(`READY ${port}\n`);
+  const stop = (): void => {
+    void app.close().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`boot failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+// Starts the service's MCP path (config + tools + auth + mcp modules) in a child process on
+// 127.0.0.1:0 against a test Gitea, with configuration overrides. A child process because NestJS 12
+// is ESM-only and Jest's module runtime cannot load it on Node 20 (plain Node can).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { parseConfig } from '../../../../src/config/env.schema';
+import type { AppConfig } from '../../../../src/config/app-config';
+
+export const BEARER = 'test-mcp-bearer-token-0123456789';
+
+export type McpApp = { url: string; config: AppConfig; logs(): string; close(): Promise<void> };
+
+export function testConfig(giteaUrl: string, giteaToken: string, env: Record<string, string> = {}): AppConfig {
+  const parsed = parseConfig({
+    GITEA_URL: giteaUrl,
+    GITEA_TOKEN: giteaToken,
+    MCP_BEARER_TOKEN: BEARER,
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'info',
+    PUBLIC_URL: 'http://127.0.0.1:1',
+    ...env,
+  });
+  if (!parsed.ok) throw new Error(`bad test config: ${JSON.stringify(parsed.issues)}`);
+  return parsed.config;
+}
+
+export async function startMcpApp(config: AppConfig, options: { bodyParser?: boolean } = {}): Promise<McpApp> {
+  const helpers = __dirname;
+  const child: ChildProcess = spawn(process.execPath, ['-r', join(helpers, 'ts-register.cjs'), join(helpers, 'app-process.ts')], {
+    cwd: join(helpers, '..', '..', '..', '..'),
+    env: { ...process.env, AEGIS_TEST_CONFIG: JSON.stringify(config), AEGIS_TEST_BODY_PARSER: String(options.bodyParser ?? false) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${err}`)), 45_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /READY (\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}: ${err}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    config,
+    logs: () => out,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      }),
+  };
+}
