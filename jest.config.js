@@ -1,14 +1,17 @@
 // Three projects: unit (pure core, no services), integration (real PostgreSQL/Redis when
 // TEST_DATABASE_URL / TEST_REDIS_URL are set, PGlite always), e2e (booted service + simulator
 // + official MCP SDK clients). Type checking is `npm run typecheck`; jest only transpiles.
+const ESM_ONLY = ['@nestjs'];
 const transform = {
   '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   // PGlite's CommonJS build uses import() for Node built-ins; see the transformer.
   '^.+/@electric-sql/pglite/dist/.+\\.c?js$': '<rootDir>/test/jest/require-dynamic-imports.js',
+  // ESM-only packages (NestJS 12) that Jest must see as CommonJS; see the transformer.
+  [`^.+/node_modules/(${ESM_ONLY.join('|')})/.+\\.m?js$`]: '<rootDir>/test/jest/esm-to-cjs.js',
 };
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
+  transformIgnorePatterns: [`/node_modules/(?!(@electric-sql/pglite|${ESM_ONLY.join('|')})/)`],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json', 'mjs', 'cjs'],
   rootDir: __dirname,

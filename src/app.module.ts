@@ -1,0 +1,44 @@
+// The composition root. Infrastructure modules are global (APP_CONFIG, LOGGER, PRISMA,
+// DATABASE, JOB_QUEUE, METRICS_REGISTRY); features plug in by adding one line to
+// FEATURE_MODULES below.
+import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/app-config';
+import { AppConfigModule } from './config/config.module';
+import { DatabaseModule } from './infra/database/database.module';
+import { LoggingModule } from './infra/logging/logging.module';
+import { QueueModule } from './infra/queue/queue.module';
+import { HealthModule } from './modules/health/health.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
+
+type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
+
+// Feature modules, one line each (e.g. ToolsModule, McpModule, AuditModule).
+export const FEATURE_MODULES: ModuleImport[] = [];
+
+export type AppModuleOptions = {
+  /** A ready configuration; when absent, @nestjs/config validates process.env at boot. */
+  config?: AppConfig;
+  /** A logger to use instead of one built from LOG_LEVEL (tests). */
+  logger?: Logger;
+  /** Replaces FEATURE_MODULES (tests that boot only the foundation). */
+  features?: ModuleImport[];
+};
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(options.config),
+        LoggingModule.forRoot(options.logger),
+        MetricsModule,
+        DatabaseModule,
+        QueueModule,
+        HealthModule,
+        ...(options.features ?? FEATURE_MODULES),
+      ],
+    };
+  }
+}

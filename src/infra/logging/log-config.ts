@@ -1,0 +1,3 @@
+import type { LogLevel } from '../../config/app-config';
+
+export type LogConfig = { level: LogLevel };
