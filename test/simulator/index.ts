@@ -1,0 +1,262 @@
+// The Gitea simulator: a plain node:http server that behaves like Gitea 1.27 where this
+// service and its agents depend on it. Start it in-process with startGiteaSimulator().
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { apiUrl, findUser, type Ctx, type Handler, type World } from './context';
+import { deepJson, FaultSwitches, hugeJson, type FaultRule } from './faults';
+import { HttpError, parseBody, readBody, type Reply } from './http.util';
+import { basicUser, OAuthProvider } from './oauth';
+import { loadSwagger, Router, swaggerPath } from './router';
+import { seed, type SeededTokens, type SeedName } from './seed';
+import { createState, type AccessToken, type SimState, type User } from './state';
+import { handlers } from './handlers';
+
+export type { FaultRule } from './faults';
+export type { SimState } from './state';
+export { secretFileContent } from './seed';
+
+export const GITEA_VERSION = '1.27.1';
+
+export type GiteaSimulatorOptions = { port?: number; host?: string; seed?: SeedName };
+
+export type GiteaSimulator = {
+  /** Base URL (ROOT_URL without the trailing slash); the API is under `${url}/api/v1`. */
+  url: string;
+  apiUrl: string;
+  close(): Promise<void>;
+  state: SimState;
+  faults: FaultSwitches;
+  /** Ready API tokens of the seeded users; readOnly is alice's token with read:* scopes only. */
+  tokens: SeededTokens;
+  /** Seeded logins' passwords, for basic auth (e.g. creating tokens as Gitea requires). */
+  passwords: Record<string, string>;
+  oauth: OAuthProvider;
+  swaggerPath: string;
+  /** Operation ids the simulator serves; every other swagger operation answers 501. */
+  servedOperations: string[];
+  /** Moves the simulator's clock (OAuth token expiry) forward. */
+  advanceTime(ms: number): void;
+};
+
+const SWAGGER_URL_SUFFIX = '/api/swagger';
+
+type Auth = { doer: User | null; token: AccessToken | null; kind: Ctx['authKind'] };
+
+function scopeCategory(path: string): string {
+  if (path.startsWith('/admin')) return 'admin';
+  if (/^\/repos\/[^/]+\/[^/]+\/(issues|labels|milestones)(\/|$)/.test(path) || path.startsWith('/repos/issues')) return 'issue';
+  if (/^\/repos\/[^/]+\/[^/]+\/notifications/.test(path) || path.startsWith('/notifications')) return 'notification';
+  if (path.startsWith('/repos') || /^\/users?\/([^/]+\/)?repos/.test(path) || path.startsWith('/user/repos')) return 'repository';
+  if (path.startsWith('/orgs') || path.startsWith('/teams') || path.startsWith('/user/orgs') || /^\/users\/[^/]+\/orgs/.test(path))
+    return 'organization';
+  if (path.startsWith('/user')) return 'user';
+  if (path.startsWith('/packages')) return 'package';
+  if (path.startsWith('/activitypub')) return 'activitypub';
+  return 'misc';
+}
+
+function hasScope(scopes: string[], level: 'read' | 'write', category: string): boolean {
+  if (scopes.includes('all')) return true;
+  if (scopes.includes(`write:${category}`)) return true;
+  return level === 'read' && scopes.includes(`read:${category}`);
+}
+
+export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): Promise<GiteaSimulator> {
+  const state = createState();
+  const world: World = { state, baseUrl: '' };
+  const tokens = seed(state, options.seed ?? 'test');
+  const swagger = loadSwagger();
+  const router = new Router(swagger);
+  const faults = new FaultSwitches();
+  const oauth = new OAuthProvider(world);
+  const swaggerText = JSON.stringify(swagger);
+  const errUrl = (): string => `${world.baseUrl}${SWAGGER_URL_SUFFIX}`;
+
+  const authenticate = (req: IncomingMessage): Auth => {
+    const header = req.headers.authorization?.trim() ?? '';
+    if (!header) return { doer: null, token: null, kind: null };
+    const bad = new HttpError(401, 'invalid username, password or token');
+    const m = /^(token|bearer)\s+(.+)$/i.exec(header);
+    if (m) {
+      const value = m[2]!.trim();
+      const t = state.tokens.find((x) => x.token === value);
+      if (t) return { doer: state.users.find((u) => u.id === t.userId)!, token: t, kind: 'token' };
+      const u = oauth.userForAccessToken(value);
+      if (u) return { doer: u, token: null, kind: 'oauth' };
+      throw bad;
+    }
+    if (/^basic\s/i.test(header)) {
+      const u = basicUser(state, req);
+      if (u) return { doer: u, token: null, kind: 'basic' };
+      // Gitea also accepts an access token as the basic-auth password
+      const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+      const secret = decoded.slice(decoded.indexOf(':') + 1);
+      const t = state.tokens.find((x) => x.token === secret);
+      if (t) return { doer: state.users.find((x) => x.id === t.userId)!, token: t, kind: 'token' };
+      throw bad;
+    }
+    throw bad;
+  };
+
+  const handleApi = async (req: IncomingMessage, rawPath: string, query: URLSearchParams): Promise<Reply> => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (rawPath === '/swagger.v1.json' || rawPath === '/swagger') return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
+    const match = router.match(method, rawPath);
+    if (match === null) throw new HttpError(404, 'not found');
+    if (match === 'method') throw new HttpError(405, 'method not allowed');
+    const auth = authenticate(req);
+    let doer = auth.doer;
+    const sudo = (req.headers.sudo as string | undefined) ?? query.get('sudo');
+    if (sudo && doer) {
+      if (!doer.isAdmin) throw new HttpError(403, 'Only administrators allowed to sudo.');
+      const target = findUser(state, sudo);
+      if (!target || target.isOrg) throw new HttpError(404, `user redirect does not exist [name: ${sudo}]`);
+      doer = target;
+    }
+    if (auth.kind === 'token' && auth.token) {
+      const level = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+      const category = scopeCategory(rawPath);
+      if (!hasScope(auth.token.scopes, level, category)) {
+        throw new HttpError(
+          403,
+          `token does not have at least one of required scope(s), required=[${level}:${category}], token scope=${auth.token.scopes.join(',')}`,
+        );
+      }
+      auth.token.lastUsed = new Date().toISOString();
+    }
+    const handler: Handler | undefined = handlers[match.route.operation.operationId];
+    if (!handler) {
+      throw new HttpError(501, `${match.route.operation.operationId} is not implemented by the Gitea simulator`);
+    }
+    const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
+    const ctx: Ctx = {
+      world,
+      state,
+      req,
+      method,
+      rawPath,
+      query,
+      params: match.params,
+      body: parseBody(raw, req.headers['content-type']),
+      route: match.route,
+      doer,
+      token: auth.token,
+      authKind: auth.kind,
+    };
+    return handler(ctx);
+  };
+
+  const handleWeb = async (req: IncomingMessage, path: string, query: URLSearchParams): Promise<Reply> => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (path === '/swagger.v1.json' && method === 'GET') return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
+    if (path === '/login/oauth/authorize' && method === 'GET') return oauth.authorize(req, query);
+    if (path === '/login/oauth/access_token' && method === 'POST') {
+      const body = parseBody(await readBody(req), req.headers['content-type']);
+      const form: Record<string, string> = {};
+      for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>)) if (typeof v === 'string') form[k] = v;
+      return oauth.accessToken(req, form);
+    }
+    if (path === '/login/oauth/userinfo' && (method === 'GET' || method === 'POST')) return oauth.userinfo(req);
+    if (path === '/.well-known/openid-configuration' && method === 'GET') return oauth.openidConfiguration();
+    if (path === '/user/login' && method === 'GET') {
+      return {
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        raw: Buffer.from('<!DOCTYPE html><html><body><p>Gitea simulator: sign in is done by tests (oauth.approve or oauth.autoApproveAs).</p></body></html>'),
+      };
+    }
+    if (path === '/' || path === '') return { status: 200, contentType: 'text/html; charset=utf-8', raw: Buffer.from('<!DOCTYPE html><title>Gitea simulator</title>') };
+    return { status: 404, contentType: 'text/plain; charset=utf-8', raw: Buffer.from('404 page not found\n') };
+  };
+
+  const send = async (res: ServerResponse, reply: Reply, fault: FaultRule | null): Promise<void> => {
+    let body: Buffer;
+    let contentType = reply.contentType;
+    if (reply.raw !== undefined) body = reply.raw;
+    else if (reply.json !== undefined) {
+      body = Buffer.from(JSON.stringify(reply.json));
+      contentType ??= 'application/json;charset=utf-8';
+    } else body = Buffer.alloc(0);
+    const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+    if (contentType) headers['Content-Type'] = contentType;
+    headers['Content-Length'] = String(body.length);
+    headers['X-Content-Type-Options'] = 'nosniff';
+    res.writeHead(reply.status, headers);
+    if (res.req.method === 'HEAD') return void res.end();
+    if (fault?.slowBodyMs && body.length > 0) {
+      const cut = Math.max(1, Math.floor(body.length / 2));
+      res.write(body.subarray(0, cut));
+      await new Promise((r) => setTimeout(r, fault.slowBodyMs));
+      if (!res.destroyed) res.end(body.subarray(cut));
+      return;
+    }
+    res.end(body);
+  };
+
+  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const rawPath = q >= 0 ? rawUrl.slice(0, q) : rawUrl;
+    const query = new URLSearchParams(q >= 0 ? rawUrl.slice(q + 1) : '');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const fault = faults.take(method, rawPath);
+    if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+    if (fault?.resetConnection) {
+      req.socket.destroy();
+      return;
+    }
+    let reply: Reply;
+    try {
+      if (fault?.nextStatus) throw new HttpError(fault.nextStatus, `simulated failure (status ${fault.nextStatus})`);
+      if (fault?.hugeBodyBytes) reply = { status: 200, raw: Buffer.from(hugeJson(fault.hugeBodyBytes)), contentType: 'application/json;charset=utf-8' };
+      else if (fault?.deepJsonLevels) reply = { status: 200, raw: Buffer.from(deepJson(fault.deepJsonLevels)), contentType: 'application/json;charset=utf-8' };
+      else if (rawPath === '/api/v1' || rawPath.startsWith('/api/v1/')) reply = await handleApi(req, rawPath.slice('/api/v1'.length) || '/', query);
+      else reply = await handleWeb(req, rawPath, query);
+    } catch (err) {
+      if (err instanceof HttpError) reply = { status: err.status, json: { message: err.message, url: errUrl(), ...(err.extra ?? {}) } };
+      else reply = { status: 500, json: { message: err instanceof Error ? err.message : 'internal error', url: errUrl() } };
+    }
+    // Drain an unread request body so keep-alive connections stay usable.
+    req.resume();
+    await send(res, reply, fault);
+  };
+
+  const server: Server = createServer((req, res) => {
+    onRequest(req, res).catch(() => res.destroy());
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  world.baseUrl = `http://${host}:${addr.port}`;
+
+  const passwords: Record<string, string> = {};
+  for (const u of state.users) if (!u.isOrg) passwords[u.login] = u.password;
+
+  return {
+    url: world.baseUrl,
+    apiUrl: apiUrl(world),
+    state,
+    faults,
+    tokens,
+    passwords,
+    oauth,
+    swaggerPath,
+    servedOperations: router.routes.map((r) => r.operation.operationId).filter((id) => id in handlers),
+    advanceTime: (ms: number) => {
+      state.clockOffsetMs += ms;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

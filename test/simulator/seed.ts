@@ -1,0 +1,182 @@
+// Seed data. 'demo' and 'test' hold the same world (an org with two repos, issues, a pull
+// request, releases with slash tags, a file with secret-shaped strings); 'empty' only users.
+// Secret-shaped values are assembled at run time so no such literal sits in the source tree.
+import { createHash } from 'node:crypto';
+import {
+  addIssue,
+  addOrg,
+  addRepo,
+  addToken,
+  addUser,
+  commitFiles,
+  nowIso,
+  type SimState,
+  type User,
+} from './state';
+
+export type SeedName = 'demo' | 'test' | 'empty';
+
+export type SeededTokens = { admin: string; alice: string; bob: string; readOnly: string; [login: string]: string };
+
+const ALL_READ = [
+  'read:activitypub',
+  'read:issue',
+  'read:misc',
+  'read:notification',
+  'read:organization',
+  'read:package',
+  'read:repository',
+  'read:user',
+];
+
+/** Deterministic filler so seeded secrets look alike between runs. */
+function filler(seed: string, length: number, alphabet: string): string {
+  let out = '';
+  let block = createHash('sha256').update(seed).digest();
+  while (out.length < length) {
+    for (const b of block) if (out.length < length) out += alphabet[b % alphabet.length];
+    block = createHash('sha256').update(block).digest();
+  }
+  return out;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const B64 = ALNUM + '+/';
+
+/** A .env file with an AWS key pair, a GitHub token, a Slack token and a PEM private key. */
+export function secretFileContent(): string {
+  const awsId = ['AK', 'IA', filler('aws-id', 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')].join('');
+  const awsSecret = filler('aws-secret', 40, B64);
+  const gh = ['gh', 'p_', filler('gh', 36, ALNUM)].join('');
+  const slack = ['xo', 'xb-', filler('s1', 12, '0123456789'), '-', filler('s2', 24, ALNUM)].join('');
+  const pemType = ['RSA', 'PRIVATE', 'KEY'].join(' ');
+  const body = filler('pem', 256, B64).match(/.{1,64}/g)!.join('\n');
+  return [
+    '# local settings (do not commit)',
+    `AWS_ACCESS_KEY_ID=${awsId}`,
+    `AWS_SECRET_ACCESS_KEY=${awsSecret}`,
+    `GITHUB_TOKEN=${gh}`,
+    `SLACK_BOT_TOKEN=${slack}`,
+    'DATABASE_URL=postgres://app:' + filler('pw', 14, ALNUM) + '@db.internal:5432/app',
+    'PRIVATE_KEY="' + ['-----BEGIN ', pemType, '-----'].join(''),
+    body,
+    ['-----END ', pemType, '-----"'].join(''),
+    '',
+  ].join('\n');
+}
+
+export function seed(state: SimState, name: SeedName): SeededTokens {
+  const admin = addUser(state, 'admin', { isAdmin: true, fullName: 'Site Admin' });
+  const alice = addUser(state, 'alice', { fullName: 'Alice Liddell' });
+  const bob = addUser(state, 'bob', { fullName: 'Bob Builder' });
+  addUser(state, 'carol', { fullName: 'Carol Private', visibility: 'private' });
+  const tokens: SeededTokens = {
+    admin: addToken(state, admin, 'seed-admin', ['all']).token,
+    alice: addToken(state, alice, 'seed-alice', ['all']).token,
+    bob: addToken(state, bob, 'seed-bob', ['all']).token,
+    readOnly: addToken(state, alice, 'seed-alice-read', ALL_READ).token,
+  };
+  if (name !== 'empty') seedWorld(state, alice, bob);
+  return tokens;
+}
+
+function seedWorld(state: SimState, alice: User, bob: User): void {
+  const acme = addOrg(state, 'acme', alice, { description: 'Acme Corporation' });
+  state.orgMembers.get(acme.id)!.add(bob.id);
+  const widgets = addRepo(state, acme, 'widgets', { description: 'Widgets service' });
+  const internal = addRepo(state, acme, 'internal', { description: 'Internal tooling', private: true });
+  state.teams.push({
+    id: state.nextId(),
+    orgId: acme.id,
+    name: 'developers',
+    description: 'Developers',
+    permission: 'write',
+    includesAllRepositories: false,
+    canCreateOrgRepo: false,
+    units: ['repo.code', 'repo.issues', 'repo.pulls', 'repo.releases'],
+    members: new Set([bob.id]),
+    repos: new Set([widgets.id]),
+  });
+
+  commitFiles(state, widgets, 'main', alice, 'Add service code and docs', [
+    { path: 'src/index.ts', content: Buffer.from("export const hello = (): string => 'widgets';\n") },
+    { path: 'docs/guide/intro.md', content: Buffer.from('# Introduction\n\nHow to use widgets.\n') },
+    { path: '.editorconfig', content: Buffer.from('root = true\n\n[*]\nindent_style = space\nindent_size = 2\n') },
+    { path: 'config/.env', content: Buffer.from(secretFileContent()) },
+  ]);
+  const mainSha = widgets.branches.get('main')!;
+  widgets.branches.set('release/v1', mainSha);
+  widgets.tags.set('v1.0', { name: 'v1.0', sha: mainSha, message: 'v1.0', tagId: mainSha });
+  widgets.tags.set('rel/1.0', { name: 'rel/1.0', sha: mainSha, message: 'release 1.0', tagId: mainSha });
+  for (const tag of ['v1.0', 'rel/1.0']) {
+    widgets.releases.push({
+      id: state.nextId(),
+      tagName: tag,
+      target: 'main',
+      name: `Release ${tag}`,
+      body: `Notes for ${tag}`,
+      draft: false,
+      prerelease: false,
+      authorId: alice.id,
+      created: nowIso(state),
+    });
+  }
+  widgets.branches.set('feature/x', mainSha);
+  const head = commitFiles(state, widgets, 'feature/x', bob, 'Add feature x', [
+    { path: 'src/feature-x.ts', content: Buffer.from('export const x = 42;\n') },
+  ]);
+
+  widgets.labels.push(
+    { id: state.nextId(), name: 'bug', color: 'ee0701', description: 'Something is broken', exclusive: false, archived: false },
+    { id: state.nextId(), name: 'enhancement', color: '84b6eb', description: 'New feature', exclusive: false, archived: false },
+  );
+  const date = nowIso(state);
+  widgets.milestones.push({
+    id: state.nextId(),
+    title: 'v1.1',
+    description: 'Next release',
+    state: 'open',
+    dueOn: null,
+    created: date,
+    updated: date,
+    closedAt: null,
+  });
+  const bug = addIssue(state, widgets, bob, 'Crash on empty input', 'Steps: call hello with nothing.', {
+    labels: [widgets.labels[0]!.id],
+  });
+  addIssue(state, widgets, alice, 'Document the widget API', 'We need docs.', { labels: [widgets.labels[1]!.id], milestoneId: widgets.milestones[0]!.id });
+  addIssue(state, widgets, alice, 'Old question', 'Answered.', { state: 'closed' });
+  addIssue(state, widgets, bob, 'Add feature x', 'Implements x.', {
+    pull: {
+      id: state.nextId(),
+      base: 'main',
+      head: 'feature/x',
+      headSha: head.sha,
+      mergeBase: mainSha,
+      merged: false,
+      mergedAt: null,
+      mergedBy: null,
+      mergeSha: null,
+      draft: false,
+    },
+  });
+  widgets.comments.push({ id: state.nextId(), issueId: bug.id, body: 'I can reproduce this.', userId: alice.id, created: date, updated: date });
+  widgets.statuses.push({
+    id: state.nextId(),
+    sha: mainSha,
+    state: 'success',
+    context: 'ci/build',
+    description: 'Build passed',
+    targetUrl: 'https://ci.example.com/builds/1',
+    creatorId: alice.id,
+    created: date,
+  });
+
+  commitFiles(state, internal, 'main', alice, 'Add settings', [
+    { path: 'config/settings.yaml', content: Buffer.from('feature_flags:\n  beta: true\n') },
+  ]);
+  addIssue(state, internal, alice, 'Internal task', 'Only members see this.');
+
+  addRepo(state, alice, 'notes', { private: true, description: 'Private notes' });
+  addRepo(state, bob, 'sandbox', { description: 'Playground' });
+}
