@@ -120,7 +120,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(headerValue(response.headers['content-length']) ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    response.body.destroy();
+    discard(response);
     throw new TransportError('payload_too_large', `Gitea response of ${declared} bytes exceeds the limit of ${maxBytes} bytes`);
   }
   const chunks: Buffer[] = [];
@@ -129,12 +129,18 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): 
     const buf = chunk as Buffer;
     total += buf.length;
     if (total > maxBytes) {
-      response.body.destroy();
+      discard(response);
       throw new TransportError('payload_too_large', `Gitea response exceeds the limit of ${maxBytes} bytes`);
     }
     chunks.push(buf);
   }
   return new Uint8Array(Buffer.concat(chunks, total));
+}
+
+/** Drops a response body we will not read; the abort it causes is expected, not an error. */
+function discard(response: Dispatcher.ResponseData): void {
+  response.body.on('error', () => undefined);
+  response.body.destroy();
 }
 
 function toTransportError(error: unknown, timeoutMs: number, signal: AbortSignal): TransportError {

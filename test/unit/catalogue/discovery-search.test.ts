@@ -31,3 +31,16 @@ describe('CatalogueSearch', () => {
     expect(hits.every((h) => h.method === 'GET')).toBe(true);
   });
 });
+
+describe('benchmark helpers', () => {
+  it('measures tools/list size in both modes and the search accuracy', () => {
+    const { toolListSizes, discoverySearchAccuracy } = require('../../../src/core/catalogue/catalogue-metrics');
+    const sizes = toolListSizes();
+    console.log(`tools/list: full ${sizes.full.tools} tools ${sizes.full.bytes} B (~${sizes.full.approxTokens} tokens); discovery ${sizes.discovery.tools} tools ${sizes.discovery.bytes} B (~${sizes.discovery.approxTokens} tokens)`);
+    expect(sizes.full.tools).toBe(486);
+    expect(sizes.discovery.tools).toBe(4);
+    expect(sizes.discovery.approxTokens).toBeLessThan(3000);
+    expect(sizes.full.bytes / sizes.discovery.bytes).toBeGreaterThan(50);
+    expect(discoverySearchAccuracy(tasks as DiscoveryTask[]).accuracy).toBeGreaterThanOrEqual(0.9);
+  });
+});
