@@ -1,0 +1,107 @@
+// src/core stays framework-free: no NestJS, Prisma, BullMQ, Redis, Passport, pino, prom-client,
+// undici or pg import and no process.env read. Checked on the sources here and required of
+// the ESLint configuration too, so switching the lint rule off fails this test.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+const ROOT = join(__dirname, '../..');
+const CORE = join(ROOT, 'src/core');
+const FORBIDDEN = [
+  /^@nestjs\//,
+  /^@prisma\//,
+  /(^|\/)generated(\/|$)/,
+  /^bullmq$/,
+  /^ioredis$/,
+  /^passport/,
+  /^pino($|\/)/,
+  /^prom-client$/,
+  /^undici($|\/)/,
+  /^pg($|\/)/,
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+type Found = { specifiers: string[]; readsEnv: boolean };
+
+// Walks the TypeScript syntax tree, so comments and strings cannot cause false alarms.
+function scan(source: string, fileName = 'x.ts'): Found {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true);
+  const found: Found = { specifiers: [], readsEnv: false };
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      if (ts.isStringLiteral(node.moduleSpecifier)) found.specifiers.push(node.moduleSpecifier.text);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      const expr = node.moduleReference.expression;
+      if (ts.isStringLiteral(expr)) found.specifiers.push(expr.text);
+    } else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
+      if ((isRequire || callee.kind === ts.SyntaxKind.ImportKeyword) && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+        found.specifiers.push(node.arguments[0].text);
+      }
+    } else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+      const target = node.expression;
+      const name = ts.isPropertyAccessExpression(node)
+        ? node.name.text
+        : ts.isStringLiteralLike(node.argumentExpression)
+          ? node.argumentExpression.text
+          : null;
+      if (ts.isIdentifier(target) && target.text === 'process' && name === 'env') found.readsEnv = true;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe('architecture: the framework-free core', () => {
+  const sources = files(CORE).filter((f) => !f.endsWith('.spec.ts'));
+
+  it('has sources to check', () => {
+    expect(sources.length).toBeGreaterThan(0);
+  });
+
+  it('imports no framework, driver or generated client', () => {
+    const violations = sources.flatMap((file) =>
+      scan(readFileSync(file, 'utf8'), file)
+        .specifiers.filter((spec) => FORBIDDEN.some((re) => re.test(spec)) || /\.\.\/(infra|modules)\//.test(spec))
+        .map((spec) => `${relative(ROOT, file)} imports ${spec}`),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it('never reads process.env', () => {
+    const violations = sources
+      .filter((file) => scan(readFileSync(file, 'utf8'), file).readsEnv)
+      .map((file) => relative(ROOT, file));
+    expect(violations).toEqual([]);
+  });
+
+  it('detects a violation (the checker itself works)', () => {
+    const found = scan(
+      "import { Injectable } from '@nestjs/common';\nconst x = require('pg');\n// process.env in a comment\nconst y = process['env'];",
+    );
+    expect(found.specifiers).toEqual(['@nestjs/common', 'pg']);
+    expect(found.readsEnv).toBe(true);
+    expect(scan("// process.env is fine in a comment\nconst s = 'process.env';").readsEnv).toBe(false);
+  });
+
+  it('is also enforced by eslint.config.mjs for src/core', () => {
+    const config = readFileSync(join(ROOT, 'eslint.config.mjs'), 'utf8');
+    const list = /CORE_FORBIDDEN_IMPORTS\s*=\s*\[([^\]]*)\]/.exec(config);
+    expect(list).not.toBeNull();
+    for (const entry of ['@nestjs/*', '@prisma/*', '**/generated/**', 'bullmq', 'ioredis', 'passport*', 'pino', 'prom-client', 'undici', 'pg']) {
+      expect(list![1]).toContain(`'${entry}'`);
+    }
+    const coreBlock = /files:\s*\[\s*'src\/core\/\*\*\/\*\.ts'\s*\][\s\S]*?rules:\s*\{([\s\S]*?)\n\s*\},\n\s*\}/.exec(config);
+    expect(coreBlock).not.toBeNull();
+    expect(coreBlock![1]).toMatch(/'no-restricted-imports':\s*\[\s*'error'[\s\S]*CORE_FORBIDDEN_IMPORTS/);
+    expect(coreBlock![1]).toMatch(/'no-restricted-properties':\s*\[\s*'error'[\s\S]*object:\s*'process',\s*property:\s*'env'/);
+  });
+});
