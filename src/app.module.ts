@@ -10,11 +10,12 @@ import { LoggingModule } from './infra/logging/logging.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { McpModule } from './modules/mcp/mcp.module';
 
 type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
 // Feature modules, one line each (e.g. ToolsModule, McpModule, AuditModule).
-export const FEATURE_MODULES: ModuleImport[] = [];
+export const FEATURE_MODULES: ModuleImport[] = [McpModule];
 
 export type AppModuleOptions = {
   /** A ready configuration; when absent, @nestjs/config validates process.env at boot. */

@@ -35,8 +35,9 @@ export class AuthModule implements OnModuleInit {
     @Optional() @Inject(APP_CONFIG) private readonly config?: AppConfig,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    // Resolve the service account's login now so the first call does not pay for it.
-    if (this.config) await this.serviceToken.init();
+  onModuleInit(): void {
+    // Resolve the service account's login now, without holding up the boot when Gitea is slow;
+    // the first request waits for this lookup if it is still running.
+    if (this.config) void this.serviceToken.init();
   }
 }

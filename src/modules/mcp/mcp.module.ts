@@ -11,6 +11,7 @@ import type { ToolService } from '../../core/executor/tool-service';
 import { AuthModule } from '../auth/auth.module';
 import { IDENTITY_RESOLVER, type IdentityResolver } from '../auth/identity-resolver';
 import { LOGGER, METRICS_REGISTRY, TOOL_SERVICE } from '../tokens';
+import { ToolsModule } from '../tools/tools.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint';
 import { McpMetrics } from './mcp-metrics';
@@ -33,7 +34,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
 }
 
 @Module({
-  imports: [AuthModule],
+  imports: [ToolsModule, AuthModule],
   controllers: [McpController],
   providers: [
     {
