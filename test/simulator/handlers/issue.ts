@@ -4,7 +4,7 @@ import { toIssue, toLabel, toMilestone, toPull, toUser } from '../convert';
 import { formatPatch, treeDiff } from '../git.util';
 import { conflict, empty, forbidden, HttpError, json, notFound, unprocessable } from '../http.util';
 import { addIssue, commitFiles, nowIso, type Issue, type IssueComment, type Label, type Repo } from '../state';
-import { resolveRef } from './repo';
+import { resolveRef, withCommitHeaders } from './repo';
 
 const repoApi = (ctx: Ctx, repo: Repo): string => `${ctx.world.baseUrl}/api/v1/repos/${ctx.params.owner}/${repo.name}`;
 
@@ -428,7 +428,7 @@ export const issueHandlers: Record<string, Handler> = {
           raw_url: `${ctx.world.baseUrl}/${ctx.params.owner}/${repo.name}/raw/commit/${i.pull!.headSha}/${p}`,
         };
       });
-    return paged(ctx, files, (f) => f);
+    return withCommitHeaders(ctx, paged(ctx, files, (f) => f), files.length);
   },
   repoPullRequestIsMerged: (ctx) => {
     const { repo } = loadRepo(ctx);

@@ -3,7 +3,7 @@
 import { bodyOf, findUser, intParam, loadOrg, loadRepo, paged, permAtLeast, repoPerm, requireFields, requireUser, type Ctx, type Handler } from '../context';
 import { toBranch, toCommit, toContent, toHook, toPayloadUser, toRelease, toRepo, toTag, toUser, toCommitUser } from '../convert';
 import { formatPatch, tarGz, treeDiff, zip } from '../git.util';
-import { conflict, empty, forbidden, HttpError, json, notFound, unprocessable, type Reply } from '../http.util';
+import { conflict, empty, forbidden, HttpError, json, notFound, pageInfo, unprocessable, type Reply } from '../http.util';
 import { addRepo, blobSha, commitFiles, newToken, nowIso, type Commit, type Hook, type Repo, type User } from '../state';
 
 const repoJson = (ctx: Ctx, r: Repo): Record<string, unknown> => toRepo(ctx.world, ctx.state, r, ctx.doer);
@@ -118,7 +118,7 @@ function applyFileOps(ctx: Ctx, repo: Repo, b: Record<string, any>, ops: FileOp[
       if (!current) throw notFound(`repository file does not exist [path: ${from}]`);
       if (op.operation === 'delete' || op.sha !== undefined) {
         if (!op.sha) throw unprocessable('[SHA]: Required');
-        if (op.sha !== blobSha(current)) throw conflict(`sha does not match [given: ${op.sha}, expected: ${blobSha(current)}]`);
+        if (op.sha !== blobSha(current)) throw unprocessable(`sha does not match [given: ${op.sha}, expected: ${blobSha(current)}]`);
       }
       if (from !== path) changes.push({ path: from, content: null });
     }
@@ -427,6 +427,20 @@ const deleteRelease: Handler = (ctx) => {
 
 // ---- commits, refs, compare, statuses ----------------------------------------------------
 
+/** The commit list headers Gitea adds besides Link/X-Total-Count. */
+export function withCommitHeaders(ctx: Ctx, reply: Reply, total: number): Reply {
+  const p = pageInfo(ctx.query);
+  const pages = Math.max(1, Math.ceil(total / p.limit));
+  Object.assign(reply.headers!, {
+    'X-Total': String(total),
+    'X-Page': String(p.page),
+    'X-PerPage': String(p.limit),
+    'X-PageCount': String(pages),
+    'X-HasMore': String(p.page < pages),
+  });
+  return reply;
+}
+
 function history(repo: Repo, from: Commit | undefined): Commit[] {
   const out: Commit[] = [];
   let c = from;
@@ -446,10 +460,7 @@ const allCommits: Handler = (ctx) => {
   const path = ctx.query.get('path');
   if (path) list = list.filter((c) => c.changed.some((f) => f.path === path || f.path.startsWith(path + '/')));
   const withFiles = ctx.query.get('stat') !== 'false' && ctx.query.get('files') !== 'false';
-  const reply = paged(ctx, list, (c) => toCommit(ctx.world, ctx.state, repo, c, ctx.doer, withFiles));
-  const p = Number((reply.json as unknown[]).length);
-  reply.headers!['X-HasMore'] = String(p > 0 && list.indexOf(head) >= 0 && reply.headers!.Link?.includes('rel="next"') === true);
-  return reply;
+  return withCommitHeaders(ctx, paged(ctx, list, (c) => toCommit(ctx.world, ctx.state, repo, c, ctx.doer, withFiles)), list.length);
 };
 const singleCommit: Handler = (ctx) => {
   const { repo } = loadRepo(ctx);
@@ -528,7 +539,7 @@ const createStatus: Handler = (ctx) => {
   const sha = ctx.params.sha ?? '';
   const c = resolveRef(repo, sha);
   if (!c) throw notFound();
-  if (!STATES.includes(b.state)) throw unprocessable('[State]: invalid commit status state');
+  if (!STATES.includes(b.state)) throw new HttpError(400, 'invalid commit status state');
   const s = {
     id: ctx.state.nextId(),
     sha: c.sha,
