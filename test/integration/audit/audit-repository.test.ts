@@ -3,38 +3,10 @@
 // found by verify, pruning keeps the rest verifiable, and queries filter and paginate.
 import { prepareAuditFields, emptyQuery, type AuditRecordFields } from '../../../src/core/audit';
 import type { AuditEntry } from '../../../src/core/ports';
+import { sampleEntry } from './audit-fixtures';
 import { openDatabase, type Database } from '../../../src/infra/database/database';
 import { AuditRecordRepository } from '../../../src/infra/audit/audit-record.repository';
 import { describeEachAuditDatabase, type AuditDb } from './audit-targets';
-
-let counter = 0;
-export function sampleEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
-  counter += 1;
-  return {
-    eventId: `evt-${process.pid}-${counter}`,
-    time: new Date(),
-    login: 'alice',
-    mode: 'oauth',
-    sudo: null,
-    clientName: 'test-client',
-    clientVersion: '1.2.3',
-    tool: 'repo_get',
-    operationId: 'repoGet',
-    org: 'acme',
-    repo: 'widgets',
-    method: 'GET',
-    path: '/repos/acme/widgets',
-    status: 200,
-    kind: null,
-    durationMs: 1.234,
-    resultBytes: 321,
-    redactions: 0,
-    masks: 0,
-    blocked: false,
-    arguments: { owner: 'acme', repo: 'widgets', deep: { list: [1, 'two', null, { k: true }] } },
-    ...overrides,
-  };
-}
 
 const fields = (n: number, overrides: Partial<AuditEntry> = {}): AuditRecordFields[] =>
   Array.from({ length: n }, () => prepareAuditFields(sampleEntry(overrides)).fields);
