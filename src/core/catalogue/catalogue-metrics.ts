@@ -15,10 +15,18 @@ const tokens = (bytes: number) => Math.round(bytes / 4);
 
 export function toolListSizes(
   spec: SwaggerSpec = loadBundledSpec(),
-  tools: Pick<AppConfig['tools'], 'disabledTools' | 'toolsets' | 'readOnly' | 'maxBinaryBytes'> = { disabledTools: [], toolsets: [], readOnly: false, maxBinaryBytes: 10 * 1024 * 1024 },
+  tools: Pick<AppConfig['tools'], 'disabledTools' | 'toolsets' | 'readOnly' | 'maxBinaryBytes'> = {
+    disabledTools: [],
+    toolsets: [],
+    readOnly: false,
+    maxBinaryBytes: 10 * 1024 * 1024,
+  },
 ): { full: ToolListSize; discovery: ToolListSize } {
   const catalogue = buildCatalogue(spec, { maxBinaryBytes: tools.maxBinaryBytes });
-  const full = [...catalogue.operations.filter((op) => !globalRefusal(op, tools)).map((op) => op.tool), rawToolDefinition()];
+  const full = [
+    ...catalogue.operations.filter((op) => !globalRefusal(op, tools)).map((op) => op.tool),
+    rawToolDefinition(),
+  ];
   const discovery = [...discoveryToolDefinitions(), rawToolDefinition()];
   const size = (list: unknown[]) => Buffer.byteLength(JSON.stringify({ tools: list }));
   const fullBytes = size(full);
@@ -30,7 +38,11 @@ export function toolListSizes(
 }
 
 /** Top-k accuracy of discovery search on a task list (test/unit/catalogue/discovery-tasks.json). */
-export function discoverySearchAccuracy(tasks: DiscoveryTask[], k = 3, spec: SwaggerSpec = loadBundledSpec()) {
+export function discoverySearchAccuracy(
+  tasks: DiscoveryTask[],
+  k = 3,
+  spec: SwaggerSpec = loadBundledSpec(),
+) {
   const catalogue = buildCatalogue(spec, { maxBinaryBytes: 1 });
   return measureSearchAccuracy(new CatalogueSearch(catalogue.operations), tasks, k);
 }

@@ -13,30 +13,34 @@ export class RouteMatcher {
 
   constructor(operations: CatalogueOperation[]) {
     for (const op of operations) {
-      const parts = op.route.split('/').slice(1).map((segment): Part => {
-        const whole = /^\{([^}]+)\}$/.exec(segment);
-        if (whole?.[1] && isWildcard(op.route, whole[1])) return { wildcard: whole[1] };
-        if (!segment.includes('{')) return { literal: segment };
-        const names: string[] = [];
-        const source = segment
-          .split(/(\{[^}]+\})/)
-          .map((piece) => {
-            const param = /^\{([^}]+)\}$/.exec(piece);
-            if (param?.[1]) {
-              names.push(param[1]);
-              return '([^/]+?)';
-            }
-            return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          })
-          .join('');
-        return { regex: new RegExp(`^${source}$`), names };
-      });
+      const parts = op.route
+        .split('/')
+        .slice(1)
+        .map((segment): Part => {
+          const whole = /^\{([^}]+)\}$/.exec(segment);
+          if (whole?.[1] && isWildcard(op.route, whole[1])) return { wildcard: whole[1] };
+          if (!segment.includes('{')) return { literal: segment };
+          const names: string[] = [];
+          const source = segment
+            .split(/(\{[^}]+\})/)
+            .map((piece) => {
+              const param = /^\{([^}]+)\}$/.exec(piece);
+              if (param?.[1]) {
+                names.push(param[1]);
+                return '([^/]+?)';
+              }
+              return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+            })
+            .join('');
+          return { regex: new RegExp(`^${source}$`), names };
+        });
       const list = this.byMethod.get(op.method) ?? [];
       list.push({ op, parts, literals: parts.filter((p) => 'literal' in p).length });
       this.byMethod.set(op.method, list);
     }
     // Prefer the most literal route, as Gitea's router does for static segments.
-    for (const list of this.byMethod.values()) list.sort((a, b) => b.literals - a.literals || a.parts.length - b.parts.length);
+    for (const list of this.byMethod.values())
+      list.sort((a, b) => b.literals - a.literals || a.parts.length - b.parts.length);
   }
 
   /** segments: the decoded path segments (already checked for "." and ".."). */
@@ -56,7 +60,13 @@ export class RouteMatcher {
   }
 }
 
-function matchParts(parts: Part[], pi: number, segs: string[], si: number, params: Record<string, string>): boolean {
+function matchParts(
+  parts: Part[],
+  pi: number,
+  segs: string[],
+  si: number,
+  params: Record<string, string>,
+): boolean {
   if (pi === parts.length) return si === segs.length;
   const part = parts[pi];
   if (!part || si >= segs.length) return false;

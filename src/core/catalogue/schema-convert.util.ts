@@ -6,9 +6,29 @@ import type { JsonObject, JsonValue } from '../executor/tool-service';
 
 const DROPPED_FORMATS = new Set(['int64', 'int32', 'uint64', 'uint32', 'uint', 'int', 'double', 'float']);
 const KEPT_KEYS = new Set([
-  'type', 'format', 'description', 'enum', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'minLength', 'maxLength', 'pattern', 'items', 'properties', 'required', 'additionalProperties', 'allOf', 'anyOf',
-  'oneOf', 'minItems', 'maxItems', 'uniqueItems', 'title',
+  'type',
+  'format',
+  'description',
+  'enum',
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'items',
+  'properties',
+  'required',
+  'additionalProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'title',
 ]);
 
 export function inlineSchema(spec: SwaggerSpec, schema: SwaggerSchema, stack: string[] = []): JsonObject {
@@ -29,7 +49,8 @@ export function inlineSchema(spec: SwaggerSpec, schema: SwaggerSchema, stack: st
     }
     if (key === 'properties' && value && typeof value === 'object') {
       const props: JsonObject = {};
-      for (const [name, sub] of Object.entries(value as Record<string, SwaggerSchema>)) props[name] = inlineSchema(spec, sub, stack);
+      for (const [name, sub] of Object.entries(value as Record<string, SwaggerSchema>))
+        props[name] = inlineSchema(spec, sub, stack);
       out.properties = props;
     } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object') {
       out[key] = inlineSchema(spec, value as SwaggerSchema, stack);
@@ -50,7 +71,16 @@ export function inlineSchema(spec: SwaggerSpec, schema: SwaggerSchema, stack: st
 /** JSON Schema for one path/query/formData parameter. */
 export function parameterSchema(spec: SwaggerSpec, p: SwaggerParameter): JsonObject {
   const raw: SwaggerSchema = {};
-  for (const key of ['type', 'format', 'description', 'enum', 'default', 'minimum', 'maximum', 'items'] as const) {
+  for (const key of [
+    'type',
+    'format',
+    'description',
+    'enum',
+    'default',
+    'minimum',
+    'maximum',
+    'items',
+  ] as const) {
     if (p[key] !== undefined) raw[key] = p[key];
   }
   const schema = inlineSchema(spec, raw);

@@ -2,7 +2,13 @@
 // Parameter and response $refs are resolved here; schema $refs are inlined by the catalogue.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { HTTP_METHODS, type SwaggerOperation, type SwaggerParameter, type SwaggerResponse, type SwaggerSpec } from './swagger-types';
+import {
+  HTTP_METHODS,
+  type SwaggerOperation,
+  type SwaggerParameter,
+  type SwaggerResponse,
+  type SwaggerSpec,
+} from './swagger-types';
 
 export class SpecLoadError extends Error {
   constructor(message: string) {
@@ -44,7 +50,8 @@ export function loadBundledSpec(): SwaggerSpec {
 
 export async function loadSpec(options: SpecLoadOptions): Promise<LoadedSpec> {
   const source = options.source.trim() || 'bundled';
-  if (source === 'bundled') return { spec: loadBundledSpec(), source: 'bundled', location: bundledSpecPath() };
+  if (source === 'bundled')
+    return { spec: loadBundledSpec(), source: 'bundled', location: bundledSpecPath() };
   if (source === 'live') {
     const url = `${(options.giteaUrl ?? '').replace(/\/+$/, '')}/swagger.v1.json`;
     try {
@@ -89,31 +96,39 @@ export function parseSpec(text: string, where: string): SwaggerSpec {
 }
 
 export function checkSpec(raw: unknown, where: string): SwaggerSpec {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new SpecLoadError(`${where} is not a JSON object`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new SpecLoadError(`${where} is not a JSON object`);
   const spec = raw as SwaggerSpec;
-  if (spec.swagger !== '2.0') throw new SpecLoadError(`${where} is not a Swagger 2.0 document (swagger: "2.0" missing)`);
+  if (spec.swagger !== '2.0')
+    throw new SpecLoadError(`${where} is not a Swagger 2.0 document (swagger: "2.0" missing)`);
   if (!spec.paths || typeof spec.paths !== 'object') throw new SpecLoadError(`${where} has no paths`);
   const seen = new Set<string>();
   let count = 0;
   for (const [path, item] of Object.entries(spec.paths)) {
     if (!path.startsWith('/')) throw new SpecLoadError(`${where}: path "${path}" does not start with /`);
-    const shared = ((item as { parameters?: SwaggerParameter[] }).parameters ?? []).map((p) => resolveParameter(spec, p, where));
+    const shared = ((item as { parameters?: SwaggerParameter[] }).parameters ?? []).map((p) =>
+      resolveParameter(spec, p, where),
+    );
     for (const method of HTTP_METHODS) {
       const op = item[method] as SwaggerOperation | undefined;
       if (!op) continue;
       if (!op.operationId || typeof op.operationId !== 'string')
         throw new SpecLoadError(`${where}: ${method.toUpperCase()} ${path} has no operationId`);
-      if (seen.has(op.operationId)) throw new SpecLoadError(`${where}: duplicate operationId ${op.operationId}`);
+      if (seen.has(op.operationId))
+        throw new SpecLoadError(`${where}: duplicate operationId ${op.operationId}`);
       seen.add(op.operationId);
       const own = (op.parameters ?? []).map((p) => resolveParameter(spec, p, where));
       const names = new Set(own.map((p) => `${p.in}:${p.name}`));
       op.parameters = [...shared.filter((p) => !names.has(`${p.in}:${p.name}`)), ...own];
       for (const p of op.parameters) {
         if (p.in === 'path' && !path.includes(`{${p.name}}`))
-          throw new SpecLoadError(`${where}: ${op.operationId} declares path parameter ${p.name} missing from ${path}`);
+          throw new SpecLoadError(
+            `${where}: ${op.operationId} declares path parameter ${p.name} missing from ${path}`,
+          );
       }
       if (op.responses) {
-        for (const [code, response] of Object.entries(op.responses)) op.responses[code] = resolveResponse(spec, response, where);
+        for (const [code, response] of Object.entries(op.responses))
+          op.responses[code] = resolveResponse(spec, response, where);
       }
       count++;
     }
@@ -127,7 +142,11 @@ function refName(ref: string, prefix: string, where: string): string {
   return decodeURIComponent(ref.slice(prefix.length)).replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function resolveParameter(spec: SwaggerSpec, p: SwaggerParameter | { $ref: string }, where: string): SwaggerParameter {
+function resolveParameter(
+  spec: SwaggerSpec,
+  p: SwaggerParameter | { $ref: string },
+  where: string,
+): SwaggerParameter {
   if ('$ref' in p && typeof p.$ref === 'string') {
     const target = spec.parameters?.[refName(p.$ref, '#/parameters/', where)];
     if (!target) throw new SpecLoadError(`${where}: unresolved $ref ${p.$ref}`);
@@ -136,7 +155,11 @@ function resolveParameter(spec: SwaggerSpec, p: SwaggerParameter | { $ref: strin
   return p as SwaggerParameter;
 }
 
-function resolveResponse(spec: SwaggerSpec, r: SwaggerResponse | { $ref: string }, where: string): SwaggerResponse {
+function resolveResponse(
+  spec: SwaggerSpec,
+  r: SwaggerResponse | { $ref: string },
+  where: string,
+): SwaggerResponse {
   if (r && '$ref' in r && typeof r.$ref === 'string') {
     const target = spec.responses?.[refName(r.$ref, '#/responses/', where)];
     if (!target) throw new SpecLoadError(`${where}: unresolved $ref ${r.$ref}`);
@@ -146,7 +169,10 @@ function resolveResponse(spec: SwaggerSpec, r: SwaggerResponse | { $ref: string 
 }
 
 /** Resolves a schema $ref to its definition; throws on a dangling reference. */
-export function definitionFor(spec: SwaggerSpec, ref: string): { name: string; schema: Record<string, unknown> } {
+export function definitionFor(
+  spec: SwaggerSpec,
+  ref: string,
+): { name: string; schema: Record<string, unknown> } {
   const name = refName(ref, '#/definitions/', 'spec');
   const schema = spec.definitions?.[name];
   if (!schema) throw new SpecLoadError(`unresolved $ref ${ref}`);

@@ -62,13 +62,24 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
         if (p.in === 'body') {
           const schema = p.schema ? inlineSchema(spec, p.schema) : { type: 'object' };
           const consumes = op.consumes ?? spec.consumes ?? ['application/json'];
-          body = { required: !!p.required, schema, contentType: consumes[0] === 'text/plain' ? 'text' : 'json' };
+          body = {
+            required: !!p.required,
+            schema,
+            contentType: consumes[0] === 'text/plain' ? 'text' : 'json',
+          };
           properties.body = { ...schema, description: withPrefix('request body', schema.description) };
           if (p.required) required.push('body');
           continue;
         }
         const file = p.in === 'formData' && p.type === 'file';
-        params.push({ name: p.name, in: p.in as OperationParam['in'], required: p.in === 'path' || !!p.required, type: p.type, collectionFormat: p.collectionFormat, file });
+        params.push({
+          name: p.name,
+          in: p.in as OperationParam['in'],
+          required: p.in === 'path' || !!p.required,
+          type: p.type,
+          collectionFormat: p.collectionFormat,
+          file,
+        });
         properties[p.name] = file ? uploadSchema(p, options.maxBinaryBytes) : parameterSchema(spec, p);
         if (p.in === 'path') {
           const s = properties[p.name] as JsonObject;
@@ -84,7 +95,8 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
         const s = r.schema;
         if (!s) return false;
         if (s.type === 'array') return true;
-        if (typeof s.$ref === 'string') return (spec.definitions?.[s.$ref.split('/').pop() ?? '']?.type ?? '') === 'array';
+        if (typeof s.$ref === 'string')
+          return (spec.definitions?.[s.$ref.split('/').pop() ?? '']?.type ?? '') === 'array';
         return false;
       });
       const inputSchema: JsonObject = { type: 'object', properties, additionalProperties: false };
@@ -94,7 +106,11 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
       const tool: McpToolDefinition = {
         name: op.operationId,
         title: summary || op.operationId,
-        description: [summary, description && description !== summary ? description : '', `${method} ${route}`]
+        description: [
+          summary,
+          description && description !== summary ? description : '',
+          `${method} ${route}`,
+        ]
           .filter(Boolean)
           .join('\n'),
         inputSchema,
@@ -117,7 +133,11 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
       });
     }
   }
-  return { operations, byName: new Map(operations.map((o) => [o.operationId, o])), specVersion: spec.info?.version ?? 'unknown' };
+  return {
+    operations,
+    byName: new Map(operations.map((o) => [o.operationId, o])),
+    specVersion: spec.info?.version ?? 'unknown',
+  };
 }
 
 function withPrefix(prefix: string, text: unknown): string {
@@ -126,7 +146,12 @@ function withPrefix(prefix: string, text: unknown): string {
 
 export function annotationsFor(method: HttpMethod): NonNullable<McpToolDefinition['annotations']> {
   if (method === 'GET') return { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
-  return { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: method === 'PUT' || method === 'DELETE', openWorldHint: true };
+  return {
+    readOnlyHint: false,
+    destructiveHint: method === 'DELETE',
+    idempotentHint: method === 'PUT' || method === 'DELETE',
+    openWorldHint: true,
+  };
 }
 
 export function rawToolDefinition(): McpToolDefinition {
@@ -141,12 +166,22 @@ export function rawToolDefinition(): McpToolDefinition {
       type: 'object',
       properties: {
         method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
-        path: { type: 'string', minLength: 1, maxLength: 2048, description: 'absolute path relative to /api/v1' },
+        path: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 2048,
+          description: 'absolute path relative to /api/v1',
+        },
         query: {
           type: 'object',
           description: 'query parameters; arrays are sent as repeated parameters',
           additionalProperties: {
-            anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }],
+            anyOf: [
+              { type: 'string' },
+              { type: 'number' },
+              { type: 'boolean' },
+              { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+            ],
           },
         },
         body: { description: 'JSON request body' },

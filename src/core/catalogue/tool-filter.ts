@@ -5,7 +5,11 @@ export type FilterConfig = { disabledTools: string[]; toolsets: string[]; readOn
 
 /** Case-insensitive glob match: `*` any run of characters, `?` one character. */
 export function globToRegExp(glob: string): RegExp {
-  const escaped = glob.trim().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const escaped = glob
+    .trim()
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${escaped}$`, 'i');
 }
 
@@ -21,13 +25,23 @@ export type Refusal = { kind: 'tool_disabled' | 'read_only'; message: string };
 /** Why the global configuration refuses this operation, or null when it is allowed. */
 export function globalRefusal(op: CatalogueOperation, config: FilterConfig): Refusal | null {
   const pattern = matchesAny(op.operationId, config.disabledTools);
-  if (pattern) return { kind: 'tool_disabled', message: `tool ${op.operationId} is disabled by the administrator (DISABLED_TOOLS: ${pattern})` };
+  if (pattern)
+    return {
+      kind: 'tool_disabled',
+      message: `tool ${op.operationId} is disabled by the administrator (DISABLED_TOOLS: ${pattern})`,
+    };
   const toolsets = config.toolsets.map((t) => t.trim().toLowerCase()).filter(Boolean);
   if (toolsets.length && !op.tags.some((tag) => toolsets.includes(tag.toLowerCase()))) {
-    return { kind: 'tool_disabled', message: `tool ${op.operationId} (toolset ${op.tags.join(', ') || 'none'}) is not in the enabled TOOLSETS` };
+    return {
+      kind: 'tool_disabled',
+      message: `tool ${op.operationId} (toolset ${op.tags.join(', ') || 'none'}) is not in the enabled TOOLSETS`,
+    };
   }
   if (config.readOnly && op.method !== 'GET') {
-    return { kind: 'read_only', message: `tool ${op.operationId} changes data and the service runs with READ_ONLY=true` };
+    return {
+      kind: 'read_only',
+      message: `tool ${op.operationId} changes data and the service runs with READ_ONLY=true`,
+    };
   }
   return null;
 }

@@ -6,7 +6,13 @@ export type BoundsLimits = { maxItems: number; maxChars: number };
 
 export type Truncation = {
   items?: { path: string; returned: number; total: number }[];
-  chars?: { limit: number; original_chars: number; returned_items?: number; total_items?: number; data_as_text_prefix?: boolean };
+  chars?: {
+    limit: number;
+    original_chars: number;
+    returned_items?: number;
+    total_items?: number;
+    data_as_text_prefix?: boolean;
+  };
   hint: string;
 };
 
@@ -15,7 +21,9 @@ function trimItems(data: unknown, maxItems: number, found: Truncation['items'] &
   if (maxItems <= 0) return data;
   // Iterative walk: the value is at most 100 levels deep (deeper JSON stays text), but no recursion is needed.
   const root = { value: data };
-  const stack: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; path: string }> = [{ holder: root as Record<string, unknown>, key: 'value', path: '' }];
+  const stack: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; path: string }> = [
+    { holder: root as Record<string, unknown>, key: 'value', path: '' },
+  ];
   while (stack.length) {
     const { holder, key, path } = stack.pop()!;
     const value = (holder as Record<string | number, unknown>)[key];
@@ -29,7 +37,8 @@ function trimItems(data: unknown, maxItems: number, found: Truncation['items'] &
       arr.forEach((_, i) => stack.push({ holder: arr, key: i, path: `${path}/${i}` }));
     } else if (value && typeof value === 'object') {
       const obj = value as Record<string, unknown>;
-      for (const k of Object.keys(obj)) stack.push({ holder: obj, key: k, path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      for (const k of Object.keys(obj))
+        stack.push({ holder: obj, key: k, path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` });
     }
   }
   return root.value;
@@ -41,7 +50,8 @@ function pagingHint(envelope: Envelope, kept: number | null): string {
     const offset = ((p.page ?? 1) - 1) * (p.limit ?? kept);
     return `Results were cut to fit the response limits. Request smaller pages (limit=${kept}); the first item not shown is number ${offset + kept + 1} of the list (page=${Math.floor((offset + kept) / kept) + 1} with limit=${kept} when it divides evenly), or narrow the query with filters.`;
   }
-  if (p) return 'Results were cut to fit the response limits. Request smaller pages with the page and limit parameters, or narrow the query with filters.';
+  if (p)
+    return 'Results were cut to fit the response limits. Request smaller pages with the page and limit parameters, or narrow the query with filters.';
   return 'The result was cut to fit the response limits. Ask for a narrower result (a filter, a smaller page with limit, or a specific item).';
 }
 
@@ -51,7 +61,10 @@ export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: s
   let result: Envelope = { ...envelope, data };
   if (items.length) {
     const top = items.find((i) => i.path === '/');
-    result = { ...result, truncated: { items, hint: pagingHint(result, top ? top.returned : null) } satisfies Truncation };
+    result = {
+      ...result,
+      truncated: { items, hint: pagingHint(result, top ? top.returned : null) } satisfies Truncation,
+    };
   }
   let text = JSON.stringify(result);
   if (text.length <= limits.maxChars) return { text, truncated: items.length > 0 };
@@ -68,7 +81,11 @@ export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: s
     let lo = 0;
     let hi = all.length;
     const render = (n: number) =>
-      JSON.stringify({ ...result, data: all.slice(0, n), truncated: note({ returned_items: n, total_items: all.length }, n) });
+      JSON.stringify({
+        ...result,
+        data: all.slice(0, n),
+        truncated: note({ returned_items: n, total_items: all.length }, n),
+      });
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (render(mid).length <= limits.maxChars) lo = mid;
@@ -77,8 +94,13 @@ export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: s
     if (lo > 0) return { text: render(lo), truncated: true };
   }
   // Otherwise: the data's JSON text, cut to what fits, as a string (the result stays valid JSON).
-  const dataText = typeof result.data === 'string' ? result.data : JSON.stringify(result.data) ?? '';
-  const shell = { ...result, data: '', data_format: 'truncated_text', truncated: note({ data_as_text_prefix: true }, null) };
+  const dataText = typeof result.data === 'string' ? result.data : (JSON.stringify(result.data) ?? '');
+  const shell = {
+    ...result,
+    data: '',
+    data_format: 'truncated_text',
+    truncated: note({ data_as_text_prefix: true }, null),
+  };
   const budget = Math.max(0, limits.maxChars - JSON.stringify(shell).length - 16);
   let lo = 0;
   let hi = Math.min(dataText.length, budget);

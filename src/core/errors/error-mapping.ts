@@ -20,7 +20,9 @@ export type ErrorKind =
   | 'masked_content_write'
   | 'internal_error';
 
-export type ErrorBody = { error: { status: number | null; kind: ErrorKind; message: string; details?: unknown } };
+export type ErrorBody = {
+  error: { status: number | null; kind: ErrorKind; message: string; details?: unknown };
+};
 
 export const MAX_ERROR_MESSAGE_CHARS = 500;
 
@@ -39,7 +41,11 @@ export function kindForStatus(status: number): ErrorKind {
 }
 
 /** Removes credentials (the given exact values, Authorization headers, token-like assignments) and truncates. */
-export function sanitizeMessage(message: string, secrets: string[] = [], max = MAX_ERROR_MESSAGE_CHARS): string {
+export function sanitizeMessage(
+  message: string,
+  secrets: string[] = [],
+  max = MAX_ERROR_MESSAGE_CHARS,
+): string {
   let text = message;
   for (const secret of secrets) {
     if (secret && secret.length >= 4) text = text.split(secret).join('[REDACTED]');
@@ -50,6 +56,7 @@ export function sanitizeMessage(message: string, secrets: string[] = [], max = M
     .replace(/([?&](?:token|access_token|sudo|password)=)[^&\s"]+/gi, '$1[REDACTED]')
     .replace(/(\/\/[^/\s:@]+:)[^@\s/]+@/g, '$1[REDACTED]@');
   // Control characters make poor messages and can smuggle terminal escapes.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point here
   text = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');
   if (text.length > max) text = `${text.slice(0, max)}… (truncated, ${text.length} chars)`;
   return text;
@@ -62,7 +69,8 @@ export function giteaErrorMessage(status: number, body: Uint8Array): string {
     const json = JSON.parse(text) as { message?: unknown; errors?: unknown };
     const parts: string[] = [];
     if (typeof json.message === 'string' && json.message) parts.push(json.message);
-    if (Array.isArray(json.errors) && json.errors.length) parts.push(json.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('; '));
+    if (Array.isArray(json.errors) && json.errors.length)
+      parts.push(json.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('; '));
     if (parts.length) return parts.join(': ');
   } catch {
     // not JSON: fall through to the raw text
@@ -70,7 +78,12 @@ export function giteaErrorMessage(status: number, body: Uint8Array): string {
   return text.trim() || `Gitea answered HTTP ${status}`;
 }
 
-export function errorBody(kind: ErrorKind, status: number | null, message: string, details?: unknown): ErrorBody {
+export function errorBody(
+  kind: ErrorKind,
+  status: number | null,
+  message: string,
+  details?: unknown,
+): ErrorBody {
   const error: ErrorBody['error'] = { status, kind, message };
   if (details !== undefined) error.details = details;
   return { error };

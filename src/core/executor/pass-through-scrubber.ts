@@ -5,7 +5,9 @@ import type { ResultScrubber } from './tool-service';
 export const REDACTED = '[REDACTED]';
 
 export function redactExact(value: unknown, secrets: string[]): { value: unknown; redactions: number } {
-  const list = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
+  const list = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
   let redactions = 0;
   const redactString = (text: string): string => {
     let out = text;
@@ -21,7 +23,9 @@ export function redactExact(value: unknown, secrets: string[]): { value: unknown
   if (!list.length) return { value, redactions: 0 };
   // Iterative copy: no recursion on untrusted depth.
   const root: { v: unknown } = { v: undefined };
-  const stack: Array<{ src: unknown; set: (v: unknown) => void }> = [{ src: value, set: (v) => (root.v = v) }];
+  const stack: Array<{ src: unknown; set: (v: unknown) => void }> = [
+    { src: value, set: (v) => (root.v = v) },
+  ];
   while (stack.length) {
     const { src, set } = stack.pop()!;
     if (typeof src === 'string') set(redactString(src));

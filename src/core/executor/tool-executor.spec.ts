@@ -1,4 +1,11 @@
-import { TransportError, type AuditEntry, type CallIdentity, type GiteaRequest, type GiteaResponse, type GiteaTransport } from '../ports';
+import {
+  TransportError,
+  type AuditEntry,
+  type CallIdentity,
+  type GiteaRequest,
+  type GiteaResponse,
+  type GiteaTransport,
+} from '../ports';
 import type { AppConfig } from '../../config/app-config';
 import { loadBundledSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
@@ -8,11 +15,25 @@ import { createToolService, UnknownToolError, type ResultScrubber } from './tool
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
 const TOKEN = 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2';
-const identity: CallIdentity = { login: 'alice', mode: 'oauth', sudo: null, token: TOKEN, isSiteAdmin: false, subject: 'oauth:1' };
+const identity: CallIdentity = {
+  login: 'alice',
+  mode: 'oauth',
+  sudo: null,
+  token: TOKEN,
+  isSiteAdmin: false,
+  subject: 'oauth:1',
+};
 
 type Reply = Partial<GiteaResponse> & { json?: unknown; text?: string };
 
-function setup(opts: { tools?: Partial<AppConfig['tools']>; reply?: (req: GiteaRequest) => Reply | Promise<Reply>; orgDisabled?: Record<string, string[]>; scrubber?: ResultScrubber } = {}) {
+function setup(
+  opts: {
+    tools?: Partial<AppConfig['tools']>;
+    reply?: (req: GiteaRequest) => Reply | Promise<Reply>;
+    orgDisabled?: Record<string, string[]>;
+    scrubber?: ResultScrubber;
+  } = {},
+) {
   const sent: GiteaRequest[] = [];
   const audits: AuditEntry[] = [];
   const transport: GiteaTransport = {
@@ -20,21 +41,44 @@ function setup(opts: { tools?: Partial<AppConfig['tools']>; reply?: (req: GiteaR
       sent.push(req);
       const r = (await (opts.reply ?? (() => ({ json: { ok: true } })))(req)) as Reply;
       const body = r.body ?? Buffer.from(r.text ?? JSON.stringify(r.json ?? null));
-      return { status: r.status ?? 200, headers: { 'content-type': r.text !== undefined ? 'text/plain' : 'application/json', ...(r.headers ?? {}) }, body };
+      return {
+        status: r.status ?? 200,
+        headers: {
+          'content-type': r.text !== undefined ? 'text/plain' : 'application/json',
+          ...(r.headers ?? {}),
+        },
+        body,
+      };
     },
   };
   const base = new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' });
   const service = createToolService(
     catalogue,
     {
-      tools: { specSource: 'bundled', toolsets: [], mode: 'full', readOnly: false, disabledTools: [], allowSudo: false, maxResponseItems: 50, maxResponseChars: 20000, maxBinaryBytes: 1000, ...opts.tools },
+      tools: {
+        specSource: 'bundled',
+        toolsets: [],
+        mode: 'full',
+        readOnly: false,
+        disabledTools: [],
+        allowSudo: false,
+        maxResponseItems: 50,
+        maxResponseChars: 20000,
+        maxBinaryBytes: 1000,
+        ...opts.tools,
+      },
       secrets: { detectionMode: 'mask' },
       exactSecrets: ['svc-bearer-secret'],
       timeoutMs: 1000,
     },
     {
       transport,
-      policy: { forOrg: async (org) => ({ ...(await base.forOrg(org)), disabledTools: (org && opts.orgDisabled?.[org]) || [] }) },
+      policy: {
+        forOrg: async (org) => ({
+          ...(await base.forOrg(org)),
+          disabledTools: (org && opts.orgDisabled?.[org]) || [],
+        }),
+      },
       audit: { record: (e) => audits.push(e) },
       clock: { now: () => 1000 },
       scrubber: opts.scrubber ?? passThroughScrubber,
@@ -49,27 +93,62 @@ function setup(opts: { tools?: Partial<AppConfig['tools']>; reply?: (req: GiteaR
 
 describe('ToolExecutor', () => {
   it('builds the envelope with identity, request, status, pagination and banner', async () => {
-    const t = setup({ reply: () => ({ json: [{ id: 1 }, { id: 2 }], headers: { 'x-total-count': '120', link: '<http://g/api/v1/repos/o/r/issues?page=3&limit=2>; rel="next",<http://g/api/v1/repos/o/r/issues?page=60&limit=2>; rel="last"' } }) });
+    const t = setup({
+      reply: () => ({
+        json: [{ id: 1 }, { id: 2 }],
+        headers: {
+          'x-total-count': '120',
+          link: '<http://g/api/v1/repos/o/r/issues?page=3&limit=2>; rel="next",<http://g/api/v1/repos/o/r/issues?page=60&limit=2>; rel="last"',
+        },
+      }),
+    });
     const r = await t.call('issueListIssues', { owner: 'o', repo: 'r', page: 2, limit: 2, labels: 'bug' });
     expect(r.isError).toBe(false);
-    expect(Object.keys(r.json)).toEqual(['identity', 'request', 'status', 'pagination', 'untrusted_content', 'data']);
+    expect(Object.keys(r.json)).toEqual([
+      'identity',
+      'request',
+      'status',
+      'pagination',
+      'untrusted_content',
+      'data',
+    ]);
     expect(r.json.identity).toEqual({ login: 'alice', mode: 'oauth', sudo: null });
     expect(r.json.request).toEqual({ method: 'GET', path: '/repos/o/r/issues' });
     expect(r.json.pagination).toEqual({ page: 2, limit: 2, total_count: 120, next_page: 3, last_page: 60 });
     expect(r.json.untrusted_content).toMatch(/untrusted/);
-    expect(t.sent[0]!.query).toEqual([['labels', 'bug'], ['page', '2'], ['limit', '2']]);
+    expect(t.sent[0]!.query).toEqual([
+      ['labels', 'bug'],
+      ['page', '2'],
+      ['limit', '2'],
+    ]);
     expect(t.audits).toHaveLength(1);
-    expect(t.audits[0]).toMatchObject({ tool: 'issueListIssues', org: 'o', repo: 'r', status: 200, kind: null, method: 'GET' });
+    expect(t.audits[0]).toMatchObject({
+      tool: 'issueListIssues',
+      org: 'o',
+      repo: 'r',
+      status: 200,
+      kind: null,
+      method: 'GET',
+    });
   });
 
   it('sends repeated query parameters for multi arrays', async () => {
     const t = setup({ reply: () => ({ json: [] }) });
     await t.call('notifyGetList', { 'status-types': ['unread', 'pinned'] });
-    expect(t.sent[0]!.query).toEqual([['status-types', 'unread'], ['status-types', 'pinned']]);
+    expect(t.sent[0]!.query).toEqual([
+      ['status-types', 'unread'],
+      ['status-types', 'pinned'],
+    ]);
   });
 
   it('passes declared response headers (runner registration token)', async () => {
-    const t = setup({ reply: () => ({ status: 200, headers: { token: 'REGTOKEN123', 'x-other': 'no' }, body: new Uint8Array() }) });
+    const t = setup({
+      reply: () => ({
+        status: 200,
+        headers: { token: 'REGTOKEN123', 'x-other': 'no' },
+        body: new Uint8Array(),
+      }),
+    });
     const r = await t.call('repoCreateRunnerRegistrationToken', { owner: 'o', repo: 'r' });
     expect(r.json.headers).toEqual({ token: 'REGTOKEN123' });
   });
@@ -94,8 +173,12 @@ describe('ToolExecutor', () => {
 
   it('refuses globally disabled, toolset-filtered, read-only and org-disabled tools', async () => {
     const disabled = setup({ tools: { disabledTools: ['admin*', 'repoDelete'] } });
-    expect(disabled.service.listTools().some((t) => t.name.startsWith('admin') || t.name === 'repoDelete')).toBe(false);
-    expect((await disabled.call('repoDelete', { owner: 'o', repo: 'r' })).json.error.kind).toBe('tool_disabled');
+    expect(
+      disabled.service.listTools().some((t) => t.name.startsWith('admin') || t.name === 'repoDelete'),
+    ).toBe(false);
+    expect((await disabled.call('repoDelete', { owner: 'o', repo: 'r' })).json.error.kind).toBe(
+      'tool_disabled',
+    );
     expect((await disabled.call('adminCreateUser', { body: {} })).json.error.kind).toBe('tool_disabled');
     // The raw tool cannot reach a disabled operation.
     const raw = await disabled.call('gitea_api_request', { method: 'DELETE', path: '/repos/o/r' });
@@ -104,8 +187,15 @@ describe('ToolExecutor', () => {
     expect(disabled.audits.map((a) => a.kind)).toEqual(['tool_disabled', 'tool_disabled', 'tool_disabled']);
 
     const ro = setup({ tools: { readOnly: true } });
-    expect(ro.service.listTools().filter((t) => t.name !== 'gitea_api_request').every((t) => t.annotations?.readOnlyHint)).toBe(true);
-    expect((await ro.call('issueCreateIssue', { owner: 'o', repo: 'r', body: { title: 'x' } })).json.error.kind).toBe('read_only');
+    expect(
+      ro.service
+        .listTools()
+        .filter((t) => t.name !== 'gitea_api_request')
+        .every((t) => t.annotations?.readOnlyHint),
+    ).toBe(true);
+    expect(
+      (await ro.call('issueCreateIssue', { owner: 'o', repo: 'r', body: { title: 'x' } })).json.error.kind,
+    ).toBe('read_only');
 
     const sets = setup({ tools: { toolsets: ['issue'] } });
     expect(sets.service.listTools().length).toBe(73);
@@ -119,7 +209,14 @@ describe('ToolExecutor', () => {
   });
 
   it('maps Gitea errors to kinds and strips tokens and Authorization from messages', async () => {
-    const t = setup({ reply: (req) => ({ status: req.path.includes('x404') ? 404 : 422, json: { message: `bad token ${TOKEN} Authorization: token ${TOKEN} svc-bearer-secret ${'z'.repeat(900)}` } }) });
+    const t = setup({
+      reply: (req) => ({
+        status: req.path.includes('x404') ? 404 : 422,
+        json: {
+          message: `bad token ${TOKEN} Authorization: token ${TOKEN} svc-bearer-secret ${'z'.repeat(900)}`,
+        },
+      }),
+    });
     const nf = await t.call('repoGet', { owner: 'o', repo: 'x404' });
     expect(nf.json.error.status).toBe(404);
     expect(nf.json.error.kind).toBe('not_found');
@@ -130,21 +227,35 @@ describe('ToolExecutor', () => {
   });
 
   it('maps timeouts and network errors, and never leaks a stack trace', async () => {
-    const timeout = setup({ reply: () => { throw new TransportError('timeout', 'no answer within 1000 ms'); } });
+    const timeout = setup({
+      reply: () => {
+        throw new TransportError('timeout', 'no answer within 1000 ms');
+      },
+    });
     expect((await timeout.call('repoGet', { owner: 'o', repo: 'r' })).json.error.kind).toBe('timeout');
-    const boom = setup({ reply: () => { throw new Error('secret internal detail at foo.ts:1'); } });
+    const boom = setup({
+      reply: () => {
+        throw new Error('secret internal detail at foo.ts:1');
+      },
+    });
     const r = await boom.call('repoGet', { owner: 'o', repo: 'r' });
     expect(r.json.error.kind).toBe('internal_error');
     expect(r.content[0]!.text).not.toMatch(/foo\.ts|at /);
   });
 
   it('returns binary bodies as base64 up to MAX_BINARY_BYTES, payload_too_large above', async () => {
-    const small = setup({ reply: () => ({ headers: { 'content-type': 'image/png' }, body: new Uint8Array([1, 2, 3, 0]) }) });
+    const small = setup({
+      reply: () => ({ headers: { 'content-type': 'image/png' }, body: new Uint8Array([1, 2, 3, 0]) }),
+    });
     const r = await small.call('repoGetRawFile', { owner: 'o', repo: 'r', filepath: 'a/b.png' });
     expect(r.json.data).toEqual({ content_base64: 'AQIDAA==', content_type: 'image/png', size: 4 });
     expect(r.json.request.path).toBe('/repos/o/r/raw/a/b.png');
-    const big = setup({ reply: () => ({ headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(1001) }) });
-    expect((await big.call('repoGetRawFile', { owner: 'o', repo: 'r', filepath: 'big.bin' })).json.error.kind).toBe('payload_too_large');
+    const big = setup({
+      reply: () => ({ headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(1001) }),
+    });
+    expect(
+      (await big.call('repoGetRawFile', { owner: 'o', repo: 'r', filepath: 'big.bin' })).json.error.kind,
+    ).toBe('payload_too_large');
   });
 
   it('returns JSON deeper than 100 levels as text', async () => {
@@ -158,11 +269,21 @@ describe('ToolExecutor', () => {
   it('refuses an oversize base64 upload before decoding it', async () => {
     const t = setup();
     const content = 'A'.repeat(2000);
-    const r = await t.call('repoCreateReleaseAttachment', { owner: 'o', repo: 'r', id: 1, attachment: { content_base64: content, filename: 'x.bin' } });
+    const r = await t.call('repoCreateReleaseAttachment', {
+      owner: 'o',
+      repo: 'r',
+      id: 1,
+      attachment: { content_base64: content, filename: 'x.bin' },
+    });
     expect(r.json.error.kind).toBe('payload_too_large');
     expect(t.sent).toHaveLength(0);
     expect(JSON.stringify(t.audits[0]!.arguments)).not.toContain(content);
-    const ok = await t.call('repoCreateReleaseAttachment', { owner: 'o', repo: 'r', id: 1, attachment: { content_base64: 'aGVsbG8=', filename: 'h.txt' } });
+    const ok = await t.call('repoCreateReleaseAttachment', {
+      owner: 'o',
+      repo: 'r',
+      id: 1,
+      attachment: { content_base64: 'aGVsbG8=', filename: 'h.txt' },
+    });
     expect(ok.isError).toBe(false);
     const body = t.sent[0]!.body as Extract<GiteaRequest['body'], { kind: 'multipart' }>;
     expect(Buffer.from(body.files[0]!.data).toString()).toBe('hello');
@@ -170,7 +291,10 @@ describe('ToolExecutor', () => {
 
   it('bounds results by items then chars, valid JSON, saying what was cut', async () => {
     const items = Array.from({ length: 80 }, (_, i) => ({ id: i, body: 'x'.repeat(400) }));
-    const t = setup({ tools: { maxResponseItems: 30, maxResponseChars: 5000 }, reply: () => ({ json: items, headers: { 'x-total-count': '80' } }) });
+    const t = setup({
+      tools: { maxResponseItems: 30, maxResponseChars: 5000 },
+      reply: () => ({ json: items, headers: { 'x-total-count': '80' } }),
+    });
     const r = await t.call('issueListIssues', { owner: 'o', repo: 'r', page: 1, limit: 80 });
     expect(r.content[0]!.text.length).toBeLessThanOrEqual(5000);
     expect(r.json.data.length).toBeGreaterThan(0);
@@ -178,7 +302,10 @@ describe('ToolExecutor', () => {
     expect(r.json.truncated.items[0]).toEqual({ path: '/', returned: 30, total: 80 });
     expect(r.json.truncated.chars.total_items).toBe(30);
     expect(r.json.truncated.hint).toMatch(/limit=/);
-    const obj = setup({ tools: { maxResponseChars: 3000 }, reply: () => ({ json: { description: 'y'.repeat(10000) } }) });
+    const obj = setup({
+      tools: { maxResponseChars: 3000 },
+      reply: () => ({ json: { description: 'y'.repeat(10000) } }),
+    });
     const o = await obj.call('repoGet', { owner: 'o', repo: 'r' });
     expect(o.content[0]!.text.length).toBeLessThanOrEqual(3000);
     expect(o.json.data_format).toBe('truncated_text');
@@ -200,12 +327,18 @@ describe('ToolExecutor', () => {
       findMaskMarker: (body) => (JSON.stringify(body).includes('[[aegis-masked:') ? '/content' : null),
       scrubResult: (value, ctx) => {
         calls.push({ skipPatterns: ctx.skipPatterns, mode: ctx.mode });
-        const blocked = JSON.stringify(value).includes('AKIA') && !ctx.skipPatterns ? { kinds: ['aws_access_key'] } : null;
+        const blocked =
+          JSON.stringify(value).includes('AKIA') && !ctx.skipPatterns ? { kinds: ['aws_access_key'] } : null;
         return { value, redactions: 0, masks: 0, blocked };
       },
     };
     const t = setup({ scrubber, reply: () => ({ json: { key: 'AKIAXXXXXXXXXXXXXXXX' } }) });
-    const w = await t.call('repoUpdateFile', { owner: 'o', repo: 'r', filepath: 'a', body: { content: '[[aegis-masked:x]]', sha: 'abc' } });
+    const w = await t.call('repoUpdateFile', {
+      owner: 'o',
+      repo: 'r',
+      filepath: 'a',
+      body: { content: '[[aegis-masked:x]]', sha: 'abc' },
+    });
     expect(w.json.error.kind).toBe('masked_content_write');
     expect(t.sent).toHaveLength(0);
     const b = await t.call('repoGet', { owner: 'o', repo: 'r' });
@@ -218,21 +351,50 @@ describe('ToolExecutor', () => {
 
   it('raw tool: refuses %, .., URLs and relative paths; maps to the operation', async () => {
     const t = setup({ reply: () => ({ json: { name: 'feature/x' } }) });
-    for (const path of ['/repos/o/r/releases/tags/rel%2F1.0', '/repos/o/r/contents/../secret', 'http://evil/api', 'repos/o/r', '//evil/x', '/repos/o/r/./x']) {
+    for (const path of [
+      '/repos/o/r/releases/tags/rel%2F1.0',
+      '/repos/o/r/contents/../secret',
+      'http://evil/api',
+      'repos/o/r',
+      '//evil/x',
+      '/repos/o/r/./x',
+    ]) {
       const r = await t.call('gitea_api_request', { method: 'GET', path });
       expect(r.json.error.kind).toBe('invalid_arguments');
     }
     expect(t.sent).toHaveLength(0);
-    const ok = await t.call('gitea_api_request', { method: 'GET', path: '/repos/o/r/branches/feature/x', query: { a: [1, 2] } });
+    const ok = await t.call('gitea_api_request', {
+      method: 'GET',
+      path: '/repos/o/r/branches/feature/x',
+      query: { a: [1, 2] },
+    });
     expect(ok.isError).toBe(false);
-    expect(t.sent[0]).toMatchObject({ path: '/repos/o/r/branches/feature/x', query: [['a', '1'], ['a', '2']] });
-    expect(t.audits.at(-1)).toMatchObject({ tool: 'gitea_api_request', operationId: 'repoGetBranch', org: 'o' });
+    expect(t.sent[0]).toMatchObject({
+      path: '/repos/o/r/branches/feature/x',
+      query: [
+        ['a', '1'],
+        ['a', '2'],
+      ],
+    });
+    expect(t.audits.at(-1)).toMatchObject({
+      tool: 'gitea_api_request',
+      operationId: 'repoGetBranch',
+      org: 'o',
+    });
   });
 
   it('discovery mode lists meta-tools and calls through the same path', async () => {
-    const t = setup({ tools: { mode: 'discovery', disabledTools: ['repoDeleteBranch'] }, reply: () => ({ json: { login: 'alice' } }) });
+    const t = setup({
+      tools: { mode: 'discovery', disabledTools: ['repoDeleteBranch'] },
+      reply: () => ({ json: { login: 'alice' } }),
+    });
     const names = t.service.listTools().map((x) => x.name);
-    expect(names).toEqual(['gitea_search_tools', 'gitea_describe_tool', 'gitea_call_tool', 'gitea_api_request']);
+    expect(names).toEqual([
+      'gitea_search_tools',
+      'gitea_describe_tool',
+      'gitea_call_tool',
+      'gitea_api_request',
+    ]);
     const s = await t.call('gitea_search_tools', { query: 'which user am I' });
     expect(s.json.results.slice(0, 3).map((h: { name: string }) => h.name)).toContain('userGetCurrent');
     const removed = await t.call('gitea_search_tools', { query: 'remove that branch' });
@@ -241,9 +403,21 @@ describe('ToolExecutor', () => {
     expect(d.json).toMatchObject({ name: 'userGetCurrent', method: 'GET', path: '/user' });
     const c = await t.call('gitea_call_tool', { name: 'userGetCurrent', arguments: {} });
     expect(c.json.data).toEqual({ login: 'alice' });
-    const refused = await t.call('gitea_call_tool', { name: 'repoDeleteBranch', arguments: { owner: 'o', repo: 'r', branch: 'b' } });
+    const refused = await t.call('gitea_call_tool', {
+      name: 'repoDeleteBranch',
+      arguments: { owner: 'o', repo: 'r', branch: 'b' },
+    });
     expect(refused.json.error.kind).toBe('tool_disabled');
-    await expect(t.service.callTool('gitea_call_tool', { name: 'nope' }, identity)).rejects.toBeInstanceOf(UnknownToolError);
-    expect(t.audits.map((a) => a.tool)).toEqual(['gitea_search_tools', 'gitea_search_tools', 'gitea_describe_tool', 'userGetCurrent', 'repoDeleteBranch', 'nope']);
+    await expect(t.service.callTool('gitea_call_tool', { name: 'nope' }, identity)).rejects.toBeInstanceOf(
+      UnknownToolError,
+    );
+    expect(t.audits.map((a) => a.tool)).toEqual([
+      'gitea_search_tools',
+      'gitea_search_tools',
+      'gitea_describe_tool',
+      'userGetCurrent',
+      'repoDeleteBranch',
+      'nope',
+    ]);
   });
 });

@@ -4,19 +4,44 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry, CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from '../ports';
 import { TransportError } from '../ports';
 import type { SwaggerSpec } from '../catalogue/swagger-types';
-import { buildCatalogue, RAW_TOOL_NAME, rawToolDefinition, type CatalogueOperation, type ToolCatalogue } from '../catalogue/tool-catalogue';
+import {
+  buildCatalogue,
+  RAW_TOOL_NAME,
+  rawToolDefinition,
+  type CatalogueOperation,
+  type ToolCatalogue,
+} from '../catalogue/tool-catalogue';
 import { globalRefusal, matchesAny } from '../catalogue/tool-filter';
 import { CatalogueSearch } from '../catalogue/discovery-search';
 import { RouteMatcher } from '../catalogue/route-matcher';
-import { DESCRIBE_TOOL_NAME, discoveryToolDefinitions, CALL_TOOL_NAME, SEARCH_TOOL_NAME } from '../catalogue/discovery-tools';
+import {
+  DESCRIBE_TOOL_NAME,
+  discoveryToolDefinitions,
+  CALL_TOOL_NAME,
+  SEARCH_TOOL_NAME,
+} from '../catalogue/discovery-tools';
 import { ArgumentValidator } from '../validation/argument-validator';
 import { buildRequest, queryPairs, RequestBuildError } from '../request/request-builder';
 import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
 import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
 import { applyBounds } from '../envelope/bounds';
-import { errorBody, giteaErrorMessage, kindForStatus, sanitizeMessage, type ErrorBody, type ErrorKind } from '../errors/error-mapping';
-import { UnknownToolError, type McpToolDefinition, type ToolCallResult, type ToolService, type ToolServiceDeps, type ToolServiceOptions } from './tool-service';
+import {
+  errorBody,
+  giteaErrorMessage,
+  kindForStatus,
+  sanitizeMessage,
+  type ErrorBody,
+  type ErrorKind,
+} from '../errors/error-mapping';
+import {
+  UnknownToolError,
+  type McpToolDefinition,
+  type ToolCallResult,
+  type ToolService,
+  type ToolServiceDeps,
+  type ToolServiceOptions,
+} from './tool-service';
 
 /** A refusal or failure on the way, carried to the single exit of the call path. */
 class CallFailure extends Error {
@@ -57,7 +82,8 @@ export class ToolExecutor implements ToolService {
     private readonly options: ToolServiceOptions,
     private readonly deps: ToolServiceDeps,
   ) {
-    this.catalogue = 'operations' in spec ? spec : buildCatalogue(spec, { maxBinaryBytes: options.tools.maxBinaryBytes });
+    this.catalogue =
+      'operations' in spec ? spec : buildCatalogue(spec, { maxBinaryBytes: options.tools.maxBinaryBytes });
     this.search = new CatalogueSearch(this.catalogue.operations);
     this.matcher = new RouteMatcher(this.catalogue.operations);
     this.newEventId = deps.newEventId ?? randomUUID;
@@ -75,11 +101,20 @@ export class ToolExecutor implements ToolService {
 
   async callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult> {
     const started = this.deps.clock.now();
-    const ctx: CallContext = { tool: name, op: null, args, org: null, repo: null, request: null, status: null, bodySecrets: [] };
+    const ctx: CallContext = {
+      tool: name,
+      op: null,
+      args,
+      org: null,
+      repo: null,
+      request: null,
+      status: null,
+      bodySecrets: [],
+    };
     let text: string;
-    let isError = false;
-    let kind: string | null = null;
-    let counts = { redactions: 0, masks: 0, blocked: false };
+    let isError: boolean;
+    let kind: string | null;
+    let counts: { redactions: number; masks: number; blocked: boolean };
     try {
       const outcome = await this.run(name, args, identity, ctx);
       ({ text, counts } = outcome);
@@ -92,7 +127,11 @@ export class ToolExecutor implements ToolService {
       }
       // Anything unexpected: a generic message, never a stack trace.
       const failure = toFailure(error);
-      const scrubbed = this.scrubError(errorBody(failure.kind, failure.status, failure.message, failure.details), identity, ctx);
+      const scrubbed = this.scrubError(
+        errorBody(failure.kind, failure.status, failure.message, failure.details),
+        identity,
+        ctx,
+      );
       text = JSON.stringify(scrubbed.value);
       counts = { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false };
       isError = true;
@@ -107,14 +146,22 @@ export class ToolExecutor implements ToolService {
     args: unknown,
     identity: CallIdentity,
     ctx: CallContext,
-  ): Promise<{ text: string; isError: boolean; kind: string | null; counts: { redactions: number; masks: number; blocked: boolean } }> {
+  ): Promise<{
+    text: string;
+    isError: boolean;
+    kind: string | null;
+    counts: { redactions: number; masks: number; blocked: boolean };
+  }> {
     const none = { redactions: 0, masks: 0, blocked: false };
     if (name === SEARCH_TOOL_NAME || name === DESCRIBE_TOOL_NAME) {
       const meta = this.metaTools.find((t) => t.name === name)!;
       const check = this.validator.validate(name, meta.inputSchema, args);
       if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
       const a = args as Record<string, unknown>;
-      const data = name === SEARCH_TOOL_NAME ? this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8) : this.describeTool(String(a.name));
+      const data =
+        name === SEARCH_TOOL_NAME
+          ? this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8)
+          : this.describeTool(String(a.name));
       return { text: JSON.stringify(data), isError: false, kind: null, counts: none };
     }
     if (name === CALL_TOOL_NAME) {
@@ -122,7 +169,11 @@ export class ToolExecutor implements ToolService {
       const check = this.validator.validate(name, meta.inputSchema, args);
       if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
       const inner = args as { name: string; arguments?: unknown };
-      if (inner.name === CALL_TOOL_NAME || inner.name === SEARCH_TOOL_NAME || inner.name === DESCRIBE_TOOL_NAME)
+      if (
+        inner.name === CALL_TOOL_NAME ||
+        inner.name === SEARCH_TOOL_NAME ||
+        inner.name === DESCRIBE_TOOL_NAME
+      )
         throw new CallFailure('invalid_arguments', `${CALL_TOOL_NAME} calls Gitea tools, not the meta-tools`);
       // Same path as a direct call: the audit record names the inner tool.
       ctx.tool = inner.name;
@@ -141,7 +192,8 @@ export class ToolExecutor implements ToolService {
       const found = this.catalogue.byName.get(name);
       if (!found) throw new UnknownToolError(name);
       op = found;
-      callArgs = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+      callArgs =
+        args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     }
     ctx.op = op;
     ctx.org = orgOfCall(callArgs, op.route);
@@ -156,7 +208,9 @@ export class ToolExecutor implements ToolService {
     if (pattern) {
       throw new CallFailure(
         'tool_disabled',
-        policy.org ? `tool ${op.operationId} is disabled for organization ${policy.org}` : `tool ${op.operationId} is disabled by policy (${pattern})`,
+        policy.org
+          ? `tool ${op.operationId} is disabled for organization ${policy.org}`
+          : `tool ${op.operationId} is disabled by policy (${pattern})`,
       );
     }
     (ctx as CallContext & { mode?: string }).mode = policy.detectionMode;
@@ -167,7 +221,10 @@ export class ToolExecutor implements ToolService {
       request = buildRequest(op, callArgs, { maxBinaryBytes: this.options.tools.maxBinaryBytes });
     }
     ctx.request = request;
-    const marker = request.body?.kind === 'json' ? this.deps.scrubber.findMaskMarker(request.body.value, op.operationId) : null;
+    const marker =
+      request.body?.kind === 'json'
+        ? this.deps.scrubber.findMaskMarker(request.body.value, op.operationId)
+        : null;
     if (marker) {
       throw new CallFailure(
         'masked_content_write',
@@ -177,7 +234,8 @@ export class ToolExecutor implements ToolService {
 
     const response = await this.deps.transport.send(request, identity, {
       timeoutMs: this.options.timeoutMs,
-      maxBodyBytes: this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
+      maxBodyBytes:
+        this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
     });
     ctx.status = response.status;
     if (response.status < 200 || response.status >= 300) {
@@ -186,12 +244,20 @@ export class ToolExecutor implements ToolService {
     return this.success(op, request, response, identity, ctx, policy);
   }
 
-  private success(op: CatalogueOperation, request: GiteaRequest, response: GiteaResponse, identity: CallIdentity, ctx: CallContext, policy: EffectivePolicy) {
+  private success(
+    op: CatalogueOperation,
+    request: GiteaRequest,
+    response: GiteaResponse,
+    identity: CallIdentity,
+    ctx: CallContext,
+    policy: EffectivePolicy,
+  ) {
     let decoded;
     try {
       decoded = decodeBody(response, this.options.tools.maxBinaryBytes);
     } catch (error) {
-      if (error instanceof BinaryTooLargeError) throw new CallFailure('payload_too_large', error.message, response.status);
+      if (error instanceof BinaryTooLargeError)
+        throw new CallFailure('payload_too_large', error.message, response.status);
       throw error;
     }
     const envelope = buildEnvelope({
@@ -211,57 +277,117 @@ export class ToolExecutor implements ToolService {
     });
     if (scrubbed.blocked) {
       const kinds = scrubbed.blocked.kinds.slice(0, 20);
-      const body = errorBody('secret_blocked', response.status, `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`);
-      return { text: JSON.stringify(body), isError: true, kind: 'secret_blocked', counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true } };
+      const body = errorBody(
+        'secret_blocked',
+        response.status,
+        `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
+      );
+      return {
+        text: JSON.stringify(body),
+        isError: true,
+        kind: 'secret_blocked',
+        counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true },
+      };
     }
     const bounded = applyBounds(scrubbed.value as typeof envelope, {
       maxItems: this.options.tools.maxResponseItems,
       maxChars: this.options.tools.maxResponseChars,
     });
-    return { text: bounded.text, isError: false, kind: null, counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false } };
+    return {
+      text: bounded.text,
+      isError: false,
+      kind: null,
+      counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
+    };
   }
 
   private exactSecrets(identity: CallIdentity, ctx: CallContext): string[] {
-    return [identity.token, ...this.options.exactSecrets, ...ctx.bodySecrets].filter((s): s is string => typeof s === 'string' && s.length > 0);
+    return [identity.token, ...this.options.exactSecrets, ...ctx.bodySecrets].filter(
+      (s): s is string => typeof s === 'string' && s.length > 0,
+    );
   }
 
   private scrubError(body: ErrorBody, identity: CallIdentity, ctx: CallContext) {
     body.error.message = sanitizeMessage(body.error.message, this.exactSecrets(identity, ctx));
-    const mode = ((ctx as CallContext & { mode?: 'off' | 'mask' | 'block' }).mode ?? this.options.secrets.detectionMode);
+    const mode =
+      (ctx as CallContext & { mode?: 'off' | 'mask' | 'block' }).mode ?? this.options.secrets.detectionMode;
     // Errors are masked like any result; block mode cannot withhold an error, so it masks instead.
-    const scrubbed = this.deps.scrubber.scrubResult(body, { exactSecrets: this.exactSecrets(identity, ctx), mode: mode === 'block' ? 'mask' : mode, skipPatterns: false });
-    return scrubbed.blocked ? { value: body, redactions: scrubbed.redactions, masks: scrubbed.masks } : scrubbed;
+    const scrubbed = this.deps.scrubber.scrubResult(body, {
+      exactSecrets: this.exactSecrets(identity, ctx),
+      mode: mode === 'block' ? 'mask' : mode,
+      skipPatterns: false,
+    });
+    return scrubbed.blocked
+      ? { value: body, redactions: scrubbed.redactions, masks: scrubbed.masks }
+      : scrubbed;
   }
 
   /** The raw tool: checks the path, finds the operation it reaches, builds the request as sent. */
-  private resolveRaw(args: unknown): { op: CatalogueOperation; args: Record<string, unknown>; request: GiteaRequest } {
+  private resolveRaw(args: unknown): {
+    op: CatalogueOperation;
+    args: Record<string, unknown>;
+    request: GiteaRequest;
+  } {
     const check = this.validator.validate(RAW_TOOL_NAME, this.rawTool.inputSchema, args);
     if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
-    const a = args as { method: GiteaRequest['method']; path: string; query?: Record<string, unknown>; body?: unknown };
+    const a = args as {
+      method: GiteaRequest['method'];
+      path: string;
+      query?: Record<string, unknown>;
+      body?: unknown;
+    };
     const path = a.path;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) throw new CallFailure('invalid_arguments', 'path must be a path relative to /api/v1, not a URL');
-    if (!path.startsWith('/')) throw new CallFailure('invalid_arguments', 'path must be absolute (start with /), relative to /api/v1');
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//'))
+      throw new CallFailure('invalid_arguments', 'path must be a path relative to /api/v1, not a URL');
+    if (!path.startsWith('/'))
+      throw new CallFailure('invalid_arguments', 'path must be absolute (start with /), relative to /api/v1');
     if (path.includes('%')) {
       throw new CallFailure(
         'invalid_arguments',
         'path must not contain "%": escaped characters such as %2F cannot be sent through gitea_api_request; use the generated tool for the operation (for example repoGetReleaseByTag for a tag containing "/")',
       );
     }
-    if (path.includes('?') || path.includes('#')) throw new CallFailure('invalid_arguments', 'path must not contain a query string or fragment; use the query argument');
+    if (path.includes('?') || path.includes('#'))
+      throw new CallFailure(
+        'invalid_arguments',
+        'path must not contain a query string or fragment; use the query argument',
+      );
     const segments = path.slice(1).split('/');
-    if (segments.some((s) => s === '..' || s === '.')) throw new CallFailure('invalid_arguments', 'path must not contain "." or ".." segments');
-    if (segments.some((s) => s === '') && path !== '/') throw new CallFailure('invalid_arguments', 'path must not contain empty segments (double or trailing "/")');
-    if (!RAW_PATH_CHARS.test(path)) throw new CallFailure('invalid_arguments', 'path contains characters that are not allowed in a plain path (spaces, backslashes, control or non-ASCII characters)');
-    if (/^\/api\/v1(\/|$)/.test(path)) throw new CallFailure('invalid_arguments', 'path is relative to /api/v1: leave the /api/v1 prefix out');
+    if (segments.some((s) => s === '..' || s === '.'))
+      throw new CallFailure('invalid_arguments', 'path must not contain "." or ".." segments');
+    if (segments.some((s) => s === '') && path !== '/')
+      throw new CallFailure(
+        'invalid_arguments',
+        'path must not contain empty segments (double or trailing "/")',
+      );
+    if (!RAW_PATH_CHARS.test(path))
+      throw new CallFailure(
+        'invalid_arguments',
+        'path contains characters that are not allowed in a plain path (spaces, backslashes, control or non-ASCII characters)',
+      );
+    if (/^\/api\/v1(\/|$)/.test(path))
+      throw new CallFailure('invalid_arguments', 'path is relative to /api/v1: leave the /api/v1 prefix out');
     const match = this.matcher.match(a.method, segments);
     if (!match) throw new CallFailure('invalid_arguments', `no Gitea operation matches ${a.method} ${path}`);
     const op = match.op;
-    if (op.multipart) throw new CallFailure('invalid_arguments', `${op.operationId} uploads a file; call the ${op.operationId} tool instead`);
+    if (op.multipart)
+      throw new CallFailure(
+        'invalid_arguments',
+        `${op.operationId} uploads a file; call the ${op.operationId} tool instead`,
+      );
     const query: Array<[string, string]> = [];
     for (const [key, value] of Object.entries(a.query ?? {})) query.push(...queryPairs(key, value));
-    const request: GiteaRequest = { method: a.method, path: '/' + segments.map(encodeSegment).join('/'), query, headers: {} };
+    const request: GiteaRequest = {
+      method: a.method,
+      path: '/' + segments.map(encodeSegment).join('/'),
+      query,
+      headers: {},
+    };
     if (a.body !== undefined) {
-      request.body = op.body?.contentType === 'text' && typeof a.body === 'string' ? { kind: 'text', value: a.body, contentType: 'text/plain' } : { kind: 'json', value: a.body };
+      request.body =
+        op.body?.contentType === 'text' && typeof a.body === 'string'
+          ? { kind: 'text', value: a.body, contentType: 'text/plain' }
+          : { kind: 'json', value: a.body };
     }
     return { op, args: { ...match.params, ...(a.query ?? {}), body: a.body }, request };
   }
@@ -280,13 +406,24 @@ export class ToolExecutor implements ToolService {
   private describeTool(name: string) {
     if (name === RAW_TOOL_NAME) return { ...this.rawTool };
     const op = this.catalogue.byName.get(name);
-    if (!op) throw new CallFailure('invalid_arguments', `no tool named ${name.slice(0, 100)}; use ${SEARCH_TOOL_NAME} to find one`);
+    if (!op)
+      throw new CallFailure(
+        'invalid_arguments',
+        `no tool named ${name.slice(0, 100)}; use ${SEARCH_TOOL_NAME} to find one`,
+      );
     const refusal = globalRefusal(op, this.options.tools);
     if (refusal) throw new CallFailure(refusal.kind, refusal.message);
     return { ...op.tool, method: op.method, path: op.route, toolset: op.tags[0] ?? null };
   }
 
-  private audit(ctx: CallContext, identity: CallIdentity, started: number, kind: string | null, resultBytes: number, counts: { redactions: number; masks: number; blocked: boolean }): void {
+  private audit(
+    ctx: CallContext,
+    identity: CallIdentity,
+    started: number,
+    kind: string | null,
+    resultBytes: number,
+    counts: { redactions: number; masks: number; blocked: boolean },
+  ): void {
     let redactedArgs: unknown;
     try {
       redactedArgs = this.deps.scrubber.scrubResult(summariseUploads(ctx.args), {
@@ -323,7 +460,9 @@ export class ToolExecutor implements ToolService {
     try {
       this.deps.audit.record(entry);
     } catch (error) {
-      this.deps.warn?.(`audit sink failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`);
+      this.deps.warn?.(
+        `audit sink failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`,
+      );
     }
   }
 }
@@ -347,7 +486,11 @@ function toFailure(error: unknown): CallFailure {
   if (error instanceof CallFailure) return error;
   if (error instanceof RequestBuildError) return new CallFailure(error.kind, error.message);
   if (error instanceof TransportError) {
-    const prefix = { timeout: 'Gitea did not answer in time', network_error: 'Gitea could not be reached', payload_too_large: 'Gitea response too large' }[error.kind];
+    const prefix = {
+      timeout: 'Gitea did not answer in time',
+      network_error: 'Gitea could not be reached',
+      payload_too_large: 'Gitea response too large',
+    }[error.kind];
     return new CallFailure(error.kind, `${prefix}: ${error.message}`);
   }
   return new CallFailure('internal_error', 'the call failed inside the service; see the service logs');
@@ -358,14 +501,25 @@ function summariseUploads(args: unknown): unknown {
   if (!args || typeof args !== 'object' || Array.isArray(args)) return args;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
-    if (value && typeof value === 'object' && typeof (value as { content_base64?: unknown }).content_base64 === 'string') {
+    if (
+      value &&
+      typeof value === 'object' &&
+      typeof (value as { content_base64?: unknown }).content_base64 === 'string'
+    ) {
       const upload = value as { content_base64: string; filename?: unknown };
-      out[key] = { filename: upload.filename, content_base64: `[${upload.content_base64.length} base64 chars]` };
+      out[key] = {
+        filename: upload.filename,
+        content_base64: `[${upload.content_base64.length} base64 chars]`,
+      };
     } else out[key] = value;
   }
   return out;
 }
 
-export function createToolService(spec: SwaggerSpec | ToolCatalogue, options: ToolServiceOptions, deps: ToolServiceDeps): ToolExecutor {
+export function createToolService(
+  spec: SwaggerSpec | ToolCatalogue,
+  options: ToolServiceOptions,
+  deps: ToolServiceDeps,
+): ToolExecutor {
   return new ToolExecutor(spec, options, deps);
 }

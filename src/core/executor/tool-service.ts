@@ -11,7 +11,12 @@ export type McpToolDefinition = {
   title?: string;
   description: string;
   inputSchema: JsonObject;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 };
 
 export type ToolCallResult = { content: Array<{ type: 'text'; text: string }>; isError: boolean };

@@ -6,7 +6,11 @@ export class GlobalPolicyProvider implements PolicyProvider {
   constructor(private readonly config: { disabledTools: string[]; detectionMode: SecretDetectionMode }) {}
 
   forOrg(org: string | null): Promise<EffectivePolicy> {
-    return Promise.resolve({ org, disabledTools: [...this.config.disabledTools], detectionMode: this.config.detectionMode });
+    return Promise.resolve({
+      org,
+      disabledTools: [...this.config.disabledTools],
+      detectionMode: this.config.detectionMode,
+    });
   }
 }
 

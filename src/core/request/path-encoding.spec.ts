@@ -9,7 +9,12 @@ describe('path encoding keyed on route and parameter', () => {
   const wildcardCases: Array<[string, string, string, string]> = [
     [`${R}/branches/{branch}`, 'branch', 'feature/x y', '/repos/o/r/branches/feature/x%20y'],
     [`${R}/tags/{tag}`, 'tag', 'rel/1.0', '/repos/o/r/tags/rel/1.0'],
-    [`${R}/contents/{filepath}`, 'filepath', 'docs/a b/readme.md', '/repos/o/r/contents/docs/a%20b/readme.md'],
+    [
+      `${R}/contents/{filepath}`,
+      'filepath',
+      'docs/a b/readme.md',
+      '/repos/o/r/contents/docs/a%20b/readme.md',
+    ],
     [`${R}/contents-ext/{filepath}`, 'filepath', 'src/main.ts', '/repos/o/r/contents-ext/src/main.ts'],
     [`${R}/raw/{filepath}`, 'filepath', 'img/logo#1.png', '/repos/o/r/raw/img/logo%231.png'],
     [`${R}/media/{filepath}`, 'filepath', 'big/file?.bin', '/repos/o/r/media/big/file%3F.bin'],
@@ -30,22 +35,30 @@ describe('path encoding keyed on route and parameter', () => {
   });
 
   it('pulls/{base}/{head}: head is the wildcard, a "/" in base is %2F', () => {
-    expect(buildPath(`${R}/pulls/{base}/{head}`, { owner: 'o', repo: 'r', base: 'release/1', head: 'feature/x' })).toBe(
-      '/repos/o/r/pulls/release%2F1/feature/x',
-    );
-    expect(() => buildPath(`${R}/pulls/{base}/{head}`, { owner: 'o', repo: 'r', base: 'main', head: 'a/../b' })).toThrow(PathValueError);
+    expect(
+      buildPath(`${R}/pulls/{base}/{head}`, { owner: 'o', repo: 'r', base: 'release/1', head: 'feature/x' }),
+    ).toBe('/repos/o/r/pulls/release%2F1/feature/x');
+    expect(() =>
+      buildPath(`${R}/pulls/{base}/{head}`, { owner: 'o', repo: 'r', base: 'main', head: 'a/../b' }),
+    ).toThrow(PathValueError);
   });
 
   it('releases/tags/{tag} is single-segment: rel/1.0 -> rel%2F1.0', () => {
-    expect(buildPath(`${R}/releases/tags/{tag}`, { owner: 'o', repo: 'r', tag: 'rel/1.0' })).toBe('/repos/o/r/releases/tags/rel%2F1.0');
+    expect(buildPath(`${R}/releases/tags/{tag}`, { owner: 'o', repo: 'r', tag: 'rel/1.0' })).toBe(
+      '/repos/o/r/releases/tags/rel%2F1.0',
+    );
   });
 
   it('editorconfig/{filepath} is single-segment: a/b.c -> a%2Fb.c', () => {
-    expect(buildPath(`${R}/editorconfig/{filepath}`, { owner: 'o', repo: 'r', filepath: 'src/x.ts' })).toBe('/repos/o/r/editorconfig/src%2Fx.ts');
+    expect(buildPath(`${R}/editorconfig/{filepath}`, { owner: 'o', repo: 'r', filepath: 'src/x.ts' })).toBe(
+      '/repos/o/r/editorconfig/src%2Fx.ts',
+    );
   });
 
   it('the decision is not keyed on the parameter name: {ref} elsewhere and {owner} get %2F', () => {
-    expect(buildPath('/repos/{owner}/{repo}/git/commits/{sha}', { owner: 'a/b', repo: 'r', sha: 'x/y' })).toBe('/repos/a%2Fb/r/git/commits/x%2Fy');
+    expect(
+      buildPath('/repos/{owner}/{repo}/git/commits/{sha}', { owner: 'a/b', repo: 'r', sha: 'x/y' }),
+    ).toBe('/repos/a%2Fb/r/git/commits/x%2Fy');
     expect(encodePathValue(`${R}/branches/{branch}`, 'owner', 'o/x')).toBe('o%2Fx');
   });
 
@@ -67,15 +80,28 @@ describe('path encoding keyed on route and parameter', () => {
 describe('RouteMatcher (raw tool path -> operation)', () => {
   const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1024 });
   const matcher = new RouteMatcher(catalogue.operations);
-  const m = (method: 'GET' | 'DELETE' | 'POST', path: string) => matcher.match(method, path.slice(1).split('/'));
+  const m = (method: 'GET' | 'DELETE' | 'POST', path: string) =>
+    matcher.match(method, path.slice(1).split('/'));
 
   it('maps wildcard and literal routes to the operation Gitea would route to', () => {
-    expect(m('GET', '/repos/o/r/branches/feature/x')).toMatchObject({ op: { operationId: 'repoGetBranch' }, params: { branch: 'feature/x' } });
+    expect(m('GET', '/repos/o/r/branches/feature/x')).toMatchObject({
+      op: { operationId: 'repoGetBranch' },
+      params: { branch: 'feature/x' },
+    });
     expect(m('DELETE', '/repos/o/r/branches/a/b')!.op.operationId).toBe('repoDeleteBranch');
     expect(m('GET', '/repos/o/r/pulls/3/files')!.op.operationId).toBe('repoGetPullRequestFiles');
-    expect(m('GET', '/repos/o/r/pulls/main/feature/x')).toMatchObject({ op: { operationId: 'repoGetPullRequestByBaseHead' }, params: { base: 'main', head: 'feature/x' } });
-    expect(m('GET', '/repos/o/r/commits/feature/x/statuses')).toMatchObject({ op: { operationId: 'repoListStatusesByRef' }, params: { ref: 'feature/x' } });
-    expect(m('GET', '/repos/o/r/pulls/7.diff')).toMatchObject({ op: { operationId: 'repoDownloadPullDiffOrPatch' }, params: { index: '7', diffType: 'diff' } });
+    expect(m('GET', '/repos/o/r/pulls/main/feature/x')).toMatchObject({
+      op: { operationId: 'repoGetPullRequestByBaseHead' },
+      params: { base: 'main', head: 'feature/x' },
+    });
+    expect(m('GET', '/repos/o/r/commits/feature/x/statuses')).toMatchObject({
+      op: { operationId: 'repoListStatusesByRef' },
+      params: { ref: 'feature/x' },
+    });
+    expect(m('GET', '/repos/o/r/pulls/7.diff')).toMatchObject({
+      op: { operationId: 'repoDownloadPullDiffOrPatch' },
+      params: { index: '7', diffType: 'diff' },
+    });
     expect(m('GET', '/user')!.op.operationId).toBe('userGetCurrent');
     expect(m('GET', '/repos/o/r/contents/a/b/c.md')!.op.operationId).toBe('repoGetContents');
     expect(m('GET', '/no/such/route')).toBeNull();

@@ -34,19 +34,28 @@ export class PathValueError extends Error {
 
 /** Escapes one path segment: everything except RFC 3986 unreserved characters. */
 export function encodeSegment(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 export function encodePathValue(route: string, param: string, value: string): string {
   if (value.length === 0) throw new PathValueError(param, `path parameter ${param} must not be empty`);
   if (!isWildcard(route, param)) {
-    if (value === '.' || value === '..') throw new PathValueError(param, `path parameter ${param} must not be "." or ".."`);
+    if (value === '.' || value === '..')
+      throw new PathValueError(param, `path parameter ${param} must not be "." or ".."`);
     return encodeSegment(value);
   }
   const segments = value.split('/');
   for (const segment of segments) {
-    if (segment === '' ) throw new PathValueError(param, `path parameter ${param} must not contain empty segments (leading, trailing or double "/")`);
-    if (segment === '.' || segment === '..') throw new PathValueError(param, `path parameter ${param} must not contain "." or ".." segments`);
+    if (segment === '')
+      throw new PathValueError(
+        param,
+        `path parameter ${param} must not contain empty segments (leading, trailing or double "/")`,
+      );
+    if (segment === '.' || segment === '..')
+      throw new PathValueError(param, `path parameter ${param} must not contain "." or ".." segments`);
   }
   return segments.map(encodeSegment).join('/');
 }
@@ -55,7 +64,8 @@ export function encodePathValue(route: string, param: string, value: string): st
 export function buildPath(route: string, values: Record<string, unknown>): string {
   return route.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = values[name];
-    if (value === undefined || value === null) throw new PathValueError(name, `path parameter ${name} is required`);
+    if (value === undefined || value === null)
+      throw new PathValueError(name, `path parameter ${name} is required`);
     return encodePathValue(route, name, String(value));
   });
 }

@@ -30,7 +30,10 @@ export function decodeUpload(param: string, upload: UploadArg, maxBinaryBytes: n
   // Refuse before decoding: a huge upload must not cost memory first.
   const size = base64DecodedSize(upload.content_base64);
   if (size > maxBinaryBytes) {
-    throw new RequestBuildError('payload_too_large', `upload ${param} is ${size} bytes decoded, more than MAX_BINARY_BYTES (${maxBinaryBytes})`);
+    throw new RequestBuildError(
+      'payload_too_large',
+      `upload ${param} is ${size} bytes decoded, more than MAX_BINARY_BYTES (${maxBinaryBytes})`,
+    );
   }
   if (upload.content_base64.length % 4 !== 0 || !BASE64.test(upload.content_base64)) {
     throw new RequestBuildError('invalid_arguments', `upload ${param}.content_base64 is not valid base64`);
@@ -57,7 +60,11 @@ export function queryPairs(name: string, value: unknown, collectionFormat?: stri
   return [[name, stringifyQueryValue(value)]];
 }
 
-export function buildRequest(op: CatalogueOperation, args: Record<string, unknown>, limits: { maxBinaryBytes: number }): GiteaRequest {
+export function buildRequest(
+  op: CatalogueOperation,
+  args: Record<string, unknown>,
+  limits: { maxBinaryBytes: number },
+): GiteaRequest {
   const pathValues: Record<string, unknown> = {};
   const query: Array<[string, string]> = [];
   const fields: Array<[string, string]> = [];

@@ -40,8 +40,11 @@ function describeError(error: ErrorObject): ValidationIssue {
   const path = error.instancePath || '/';
   let message = error.message ?? 'is invalid';
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'additionalProperties') message = `has unknown property "${String(params.additionalProperty)}"`;
-  if (error.keyword === 'enum') message = `must be one of ${JSON.stringify(params.allowedValues)}`.slice(0, 300);
-  if (error.keyword === 'required') message = `is missing required property "${String(params.missingProperty)}"`;
+  if (error.keyword === 'additionalProperties')
+    message = `has unknown property "${String(params.additionalProperty)}"`;
+  if (error.keyword === 'enum')
+    message = `must be one of ${JSON.stringify(params.allowedValues)}`.slice(0, 300);
+  if (error.keyword === 'required')
+    message = `is missing required property "${String(params.missingProperty)}"`;
   return { path, schemaPath: error.schemaPath, message };
 }

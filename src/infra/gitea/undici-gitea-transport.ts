@@ -2,7 +2,13 @@
 // call, a cap on the response body, and no redirect followed off the Gitea API.
 import { randomBytes } from 'node:crypto';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { TransportError, type CallIdentity, type GiteaRequest, type GiteaResponse, type GiteaTransport } from '../../core/ports';
+import {
+  TransportError,
+  type CallIdentity,
+  type GiteaRequest,
+  type GiteaResponse,
+  type GiteaTransport,
+} from '../../core/ports';
 
 export type UndiciTransportOptions = {
   /** GITEA_URL, possibly with a sub path (https://host/gitea). */
@@ -22,10 +28,18 @@ export class UndiciGiteaTransport implements GiteaTransport {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.apiBase = `${url.pathname.replace(/\/+$/, '')}/api/v1`;
-    this.agent = new Agent({ connections: options.connections ?? 32, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.agent = new Agent({
+      connections: options.connections ?? 32,
+      keepAliveTimeout: 30_000,
+      pipelining: 1,
+    });
   }
 
-  async send(request: GiteaRequest, identity: CallIdentity, limits: { timeoutMs: number; maxBodyBytes: number }): Promise<GiteaResponse> {
+  async send(
+    request: GiteaRequest,
+    identity: CallIdentity,
+    limits: { timeoutMs: number; maxBodyBytes: number },
+  ): Promise<GiteaResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json, */*;q=0.5',
       'user-agent': this.options.userAgent ?? 'aegis-gitea-mcp',
@@ -113,7 +127,8 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -121,7 +136,10 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number): 
   const declared = Number(headerValue(response.headers['content-length']) ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     discard(response);
-    throw new TransportError('payload_too_large', `Gitea response of ${declared} bytes exceeds the limit of ${maxBytes} bytes`);
+    throw new TransportError(
+      'payload_too_large',
+      `Gitea response of ${declared} bytes exceeds the limit of ${maxBytes} bytes`,
+    );
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -146,7 +164,13 @@ function discard(response: Dispatcher.ResponseData): void {
 function toTransportError(error: unknown, timeoutMs: number, signal: AbortSignal): TransportError {
   if (error instanceof TransportError) return error;
   const e = error as { name?: string; code?: string; message?: string };
-  if (signal.aborted || e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    signal.aborted ||
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e.code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return new TransportError('timeout', `no answer within ${timeoutMs} ms`);
   }
   // Only the error code: undici messages may carry the URL, never anything secret, but keep it short.
@@ -161,7 +185,11 @@ function multipartBody(
   const parts: Buffer[] = [];
   const quote = (s: string) => s.replace(/["\r\n\\]/g, '_');
   for (const [name, value] of fields) {
-    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
+      ),
+    );
   }
   for (const file of files) {
     parts.push(

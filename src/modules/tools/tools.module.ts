@@ -28,17 +28,27 @@ class TransportCloser implements OnApplicationShutdown {
     {
       provide: GITEA_TRANSPORT,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): GiteaTransport => new UndiciGiteaTransport({ baseUrl: config.gitea.url }),
+      useFactory: (config: AppConfig): GiteaTransport =>
+        new UndiciGiteaTransport({ baseUrl: config.gitea.url }),
     },
     {
       provide: POLICY_PROVIDER,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): PolicyProvider =>
-        new GlobalPolicyProvider({ disabledTools: config.tools.disabledTools, detectionMode: config.secrets.detectionMode }),
+        new GlobalPolicyProvider({
+          disabledTools: config.tools.disabledTools,
+          detectionMode: config.secrets.detectionMode,
+        }),
     },
     {
       provide: TOOL_SERVICE,
-      inject: [APP_CONFIG, GITEA_TRANSPORT, POLICY_PROVIDER, { token: AUDIT_SINK, optional: true }, { token: LOGGER, optional: true }],
+      inject: [
+        APP_CONFIG,
+        GITEA_TRANSPORT,
+        POLICY_PROVIDER,
+        { token: AUDIT_SINK, optional: true },
+        { token: LOGGER, optional: true },
+      ],
       useFactory: async (
         config: AppConfig,
         transport: GiteaTransport,
@@ -46,9 +56,13 @@ class TransportCloser implements OnApplicationShutdown {
         audit?: AuditSink,
         logger?: Logger,
       ): Promise<ToolService> => {
-        const warn = (message: string) => (logger ? logger.warn({ component: 'tools' }, message) : console.warn(`[tools] ${message}`));
+        const warn = (message: string) =>
+          logger ? logger.warn({ component: 'tools' }, message) : console.warn(`[tools] ${message}`);
         const loaded = await loadSpec({ source: config.tools.specSource, giteaUrl: config.gitea.url, warn });
-        logger?.info({ component: 'tools', specSource: loaded.source, giteaVersion: loaded.spec.info?.version }, 'tool catalogue loaded');
+        logger?.info(
+          { component: 'tools', specSource: loaded.source, giteaVersion: loaded.spec.info?.version },
+          'tool catalogue loaded',
+        );
         return createToolService(
           loaded.spec,
           {
@@ -59,7 +73,14 @@ class TransportCloser implements OnApplicationShutdown {
             ),
             timeoutMs: config.gitea.timeoutMs,
           },
-          { transport, policy, audit: audit ?? noopAuditSink, clock: { now: () => Date.now() }, scrubber: resolveResultScrubber(), warn },
+          {
+            transport,
+            policy,
+            audit: audit ?? noopAuditSink,
+            clock: { now: () => Date.now() },
+            scrubber: resolveResultScrubber(),
+            warn,
+          },
         );
       },
     },

@@ -12,8 +12,15 @@ import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 4096 });
 const baseTools: AppConfig['tools'] = {
-  specSource: 'bundled', toolsets: [], mode: 'full', readOnly: false, disabledTools: [], allowSudo: false,
-  maxResponseItems: 100, maxResponseChars: 200_000, maxBinaryBytes: 4096,
+  specSource: 'bundled',
+  toolsets: [],
+  mode: 'full',
+  readOnly: false,
+  disabledTools: [],
+  allowSudo: false,
+  maxResponseItems: 100,
+  maxResponseChars: 200_000,
+  maxBinaryBytes: 4096,
 };
 
 describe('ToolService against the Gitea simulator', () => {
@@ -34,7 +41,12 @@ describe('ToolService against the Gitea simulator', () => {
         scrubber: resolveResultScrubber(),
       },
     );
-  const call = async (name: string, args: unknown, tools: Partial<AppConfig['tools']> = {}, timeoutMs = 5000) => {
+  const call = async (
+    name: string,
+    args: unknown,
+    tools: Partial<AppConfig['tools']> = {},
+    timeoutMs = 5000,
+  ) => {
     const r = await service(tools, timeoutMs).callTool(name, args, alice);
     return { isError: r.isError, text: r.content[0]!.text, json: JSON.parse(r.content[0]!.text) as any };
   };
@@ -42,7 +54,14 @@ describe('ToolService against the Gitea simulator', () => {
   beforeAll(async () => {
     sim = await startGiteaSimulator({ host: '127.0.0.1', port: 0 });
     transport = new UndiciGiteaTransport({ baseUrl: sim.url });
-    alice = { login: 'alice', mode: 'oauth', sudo: null, token: sim.tokens.alice, isSiteAdmin: false, subject: 'oauth:alice' };
+    alice = {
+      login: 'alice',
+      mode: 'oauth',
+      sudo: null,
+      token: sim.tokens.alice,
+      isSiteAdmin: false,
+      subject: 'oauth:alice',
+    };
   });
   afterAll(async () => {
     await transport?.close();
@@ -51,9 +70,17 @@ describe('ToolService against the Gitea simulator', () => {
   beforeEach(() => sim.faults.clear());
 
   it('wildcard file path and a branch with "/"', async () => {
-    const file = await call('repoGetContents', { owner: 'acme', repo: 'widgets', filepath: 'src/feature-x.ts', ref: 'feature/x' });
+    const file = await call('repoGetContents', {
+      owner: 'acme',
+      repo: 'widgets',
+      filepath: 'src/feature-x.ts',
+      ref: 'feature/x',
+    });
     expect(file.isError).toBe(false);
-    expect(file.json.request).toEqual({ method: 'GET', path: '/repos/acme/widgets/contents/src/feature-x.ts' });
+    expect(file.json.request).toEqual({
+      method: 'GET',
+      path: '/repos/acme/widgets/contents/src/feature-x.ts',
+    });
     expect(Buffer.from(file.json.data.content, 'base64').toString()).toContain('export const x = 42');
     const branch = await call('repoGetBranch', { owner: 'acme', repo: 'widgets', branch: 'feature/x' });
     expect(branch.json.request.path).toBe('/repos/acme/widgets/branches/feature/x');
@@ -86,15 +113,27 @@ describe('ToolService against the Gitea simulator', () => {
   it('binary raw file as base64, and one over MAX_BINARY_BYTES refused', async () => {
     const small = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0, 255]);
     const big = Buffer.alloc(5000, 0);
-    for (const [path, data] of [['assets/logo.png', small], ['assets/big.bin', big]] as const) {
-      const created = await call('repoCreateFile', { owner: 'acme', repo: 'widgets', filepath: path, body: { content: data.toString('base64'), message: `add ${path}` } });
+    for (const [path, data] of [
+      ['assets/logo.png', small],
+      ['assets/big.bin', big],
+    ] as const) {
+      const created = await call('repoCreateFile', {
+        owner: 'acme',
+        repo: 'widgets',
+        filepath: path,
+        body: { content: data.toString('base64'), message: `add ${path}` },
+      });
       expect(created.isError).toBe(false);
     }
     const r = await call('repoGetRawFile', { owner: 'acme', repo: 'widgets', filepath: 'assets/logo.png' });
     expect(r.json.data_format).toBe('binary');
     expect(r.json.data.size).toBe(small.length);
     expect(Buffer.from(r.json.data.content_base64, 'base64').equals(small)).toBe(true);
-    const tooBig = await call('repoGetRawFile', { owner: 'acme', repo: 'widgets', filepath: 'assets/big.bin' });
+    const tooBig = await call('repoGetRawFile', {
+      owner: 'acme',
+      repo: 'widgets',
+      filepath: 'assets/big.bin',
+    });
     expect(tooBig.json.error.kind).toBe('payload_too_large');
     expect(tooBig.json.error.message).toMatch(/MAX_BINARY_BYTES/);
   });
@@ -108,11 +147,19 @@ describe('ToolService against the Gitea simulator', () => {
   });
 
   it('an oversize list is trimmed by both bounds, as valid JSON that says so', async () => {
-    const full = await call('issueListIssues', { owner: 'acme', repo: 'widgets', state: 'all' }, { maxResponseItems: 3 });
+    const full = await call(
+      'issueListIssues',
+      { owner: 'acme', repo: 'widgets', state: 'all' },
+      { maxResponseItems: 3 },
+    );
     expect(full.json.truncated.items[0]).toMatchObject({ path: '/', returned: 3 });
     expect(full.json.truncated.items[0].total).toBeGreaterThanOrEqual(4);
     const maxChars = full.text.length - 300;
-    const both = await call('issueListIssues', { owner: 'acme', repo: 'widgets', state: 'all' }, { maxResponseItems: 3, maxResponseChars: maxChars });
+    const both = await call(
+      'issueListIssues',
+      { owner: 'acme', repo: 'widgets', state: 'all' },
+      { maxResponseItems: 3, maxResponseChars: maxChars },
+    );
     expect(both.text.length).toBeLessThanOrEqual(maxChars);
     expect(both.json.data.length).toBeLessThan(3);
     expect(both.json.truncated.items[0].returned).toBe(3);
@@ -136,13 +183,26 @@ describe('ToolService against the Gitea simulator', () => {
   });
 
   it('the raw tool refuses %2F, .. and URLs, and reaches wildcard routes', async () => {
-    for (const path of ['/repos/acme/widgets/releases/tags/rel%2F1.0', '/repos/acme/widgets/contents/../../admin/users', `${sim.url}/api/v1/user`, 'http://example.com/x']) {
+    for (const path of [
+      '/repos/acme/widgets/releases/tags/rel%2F1.0',
+      '/repos/acme/widgets/contents/../../admin/users',
+      `${sim.url}/api/v1/user`,
+      'http://example.com/x',
+    ]) {
       const r = await call('gitea_api_request', { method: 'GET', path });
       expect(r.json.error.kind).toBe('invalid_arguments');
     }
-    const ok = await call('gitea_api_request', { method: 'GET', path: '/repos/acme/widgets/branches/feature/x' });
+    const ok = await call('gitea_api_request', {
+      method: 'GET',
+      path: '/repos/acme/widgets/branches/feature/x',
+    });
     expect(ok.json.data.name).toBe('feature/x');
-    expect(audits.at(-1)).toMatchObject({ tool: 'gitea_api_request', operationId: 'repoGetBranch', status: 200, org: 'acme' });
+    expect(audits.at(-1)).toMatchObject({
+      tool: 'gitea_api_request',
+      operationId: 'repoGetBranch',
+      status: 200,
+      org: 'acme',
+    });
   });
 
   it('full mode lists, describes (schema) and calls every tool directly', async () => {
@@ -157,17 +217,34 @@ describe('ToolService against the Gitea simulator', () => {
 
   it('discovery mode lists meta-tools, searches, describes and calls through the same path', async () => {
     const s = service({ mode: 'discovery' });
-    expect(s.listTools().map((t) => t.name)).toEqual(['gitea_search_tools', 'gitea_describe_tool', 'gitea_call_tool', 'gitea_api_request']);
-    const found = await call('gitea_search_tools', { query: 'which user am I', limit: 3 }, { mode: 'discovery' });
+    expect(s.listTools().map((t) => t.name)).toEqual([
+      'gitea_search_tools',
+      'gitea_describe_tool',
+      'gitea_call_tool',
+      'gitea_api_request',
+    ]);
+    const found = await call(
+      'gitea_search_tools',
+      { query: 'which user am I', limit: 3 },
+      { mode: 'discovery' },
+    );
     expect(found.json.results.map((h: { name: string }) => h.name)).toContain('userGetCurrent');
     const described = await call('gitea_describe_tool', { name: 'repoGetBranch' }, { mode: 'discovery' });
     expect(described.json.inputSchema.required).toEqual(['owner', 'repo', 'branch']);
     const before = audits.length;
-    const called = await call('gitea_call_tool', { name: 'repoGetBranch', arguments: { owner: 'acme', repo: 'widgets', branch: 'feature/x' } }, { mode: 'discovery' });
+    const called = await call(
+      'gitea_call_tool',
+      { name: 'repoGetBranch', arguments: { owner: 'acme', repo: 'widgets', branch: 'feature/x' } },
+      { mode: 'discovery' },
+    );
     expect(called.json.data.name).toBe('feature/x');
     expect(audits.slice(before)).toHaveLength(1);
     expect(audits.at(-1)).toMatchObject({ tool: 'repoGetBranch', status: 200 });
-    const invalid = await call('gitea_call_tool', { name: 'repoGetBranch', arguments: { owner: 'acme' } }, { mode: 'discovery' });
+    const invalid = await call(
+      'gitea_call_tool',
+      { name: 'repoGetBranch', arguments: { owner: 'acme' } },
+      { mode: 'discovery' },
+    );
     expect(invalid.json.error.kind).toBe('invalid_arguments');
   });
 });

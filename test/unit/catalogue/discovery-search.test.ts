@@ -1,6 +1,11 @@
 import { loadBundledSpec } from '../../../src/core/catalogue/spec-loader';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
-import { CatalogueSearch, measureSearchAccuracy, type DiscoveryTask } from '../../../src/core/catalogue/discovery-search';
+import {
+  CatalogueSearch,
+  measureSearchAccuracy,
+  type DiscoveryTask,
+} from '../../../src/core/catalogue/discovery-search';
+import { discoverySearchAccuracy, toolListSizes } from '../../../src/core/catalogue/catalogue-metrics';
 import tasks from './discovery-tasks.json';
 
 describe('CatalogueSearch', () => {
@@ -9,7 +14,8 @@ describe('CatalogueSearch', () => {
 
   it('finds the operation for at least 90% of the task list in the top 3', () => {
     const result = measureSearchAccuracy(search, tasks as DiscoveryTask[]);
-    if (result.misses.length) console.log(`top-3 accuracy ${result.hits}/${result.total}`, JSON.stringify(result.misses, null, 1));
+    if (result.misses.length)
+      console.log(`top-3 accuracy ${result.hits}/${result.total}`, JSON.stringify(result.misses, null, 1));
     expect(result.total).toBeGreaterThanOrEqual(60);
     expect(result.accuracy).toBeGreaterThanOrEqual(0.9);
   });
@@ -34,9 +40,10 @@ describe('CatalogueSearch', () => {
 
 describe('benchmark helpers', () => {
   it('measures tools/list size in both modes and the search accuracy', () => {
-    const { toolListSizes, discoverySearchAccuracy } = require('../../../src/core/catalogue/catalogue-metrics');
     const sizes = toolListSizes();
-    console.log(`tools/list: full ${sizes.full.tools} tools ${sizes.full.bytes} B (~${sizes.full.approxTokens} tokens); discovery ${sizes.discovery.tools} tools ${sizes.discovery.bytes} B (~${sizes.discovery.approxTokens} tokens)`);
+    console.log(
+      `tools/list: full ${sizes.full.tools} tools ${sizes.full.bytes} B (~${sizes.full.approxTokens} tokens); discovery ${sizes.discovery.tools} tools ${sizes.discovery.bytes} B (~${sizes.discovery.approxTokens} tokens)`,
+    );
     expect(sizes.full.tools).toBe(486);
     expect(sizes.discovery.tools).toBe(4);
     expect(sizes.discovery.approxTokens).toBeLessThan(3000);

@@ -10,7 +10,8 @@ describe('tool catalogue from the bundled Gitea spec', () => {
 
   it('has one tool per operationId: all 485', () => {
     const ids: string[] = [];
-    for (const item of Object.values(spec.paths)) for (const m of HTTP_METHODS) if (item[m]) ids.push(item[m]!.operationId);
+    for (const item of Object.values(spec.paths))
+      for (const m of HTTP_METHODS) if (item[m]) ids.push(item[m]!.operationId);
     expect(ids).toHaveLength(485);
     expect(catalogue.operations.map((o) => o.operationId).sort()).toEqual([...ids].sort());
     expect(new Set(catalogue.operations.map((o) => o.tool.name)).size).toBe(485);
@@ -39,7 +40,10 @@ describe('tool catalogue from the bundled Gitea spec', () => {
       if (op.method !== 'GET') expect(a.destructiveHint).toBe(op.method === 'DELETE');
       expect(a.idempotentHint).toBe(['GET', 'PUT', 'DELETE'].includes(op.method));
     }
-    expect(catalogue.byName.get('repoDelete')!.tool.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(catalogue.byName.get('repoDelete')!.tool.annotations).toMatchObject({
+      destructiveHint: true,
+      readOnlyHint: false,
+    });
   });
 
   it('requires exactly the path parameters, required query parameters and required bodies of the spec', () => {
@@ -55,7 +59,9 @@ describe('tool catalogue from the bundled Gitea spec', () => {
         expect([...((tool.inputSchema.required as string[]) ?? [])].sort()).toEqual(expected);
         for (const p of sop.parameters as SwaggerParameter[]) {
           if (p.in === 'path') expect(route).toContain(`{${p.name}}`);
-          expect(Object.keys(tool.inputSchema.properties as object)).toContain(p.in === 'body' ? 'body' : p.name);
+          expect(Object.keys(tool.inputSchema.properties as object)).toContain(
+            p.in === 'body' ? 'body' : p.name,
+          );
         }
         expect(tool.inputSchema.additionalProperties).toBe(false);
       }
@@ -67,7 +73,9 @@ describe('tool catalogue from the bundled Gitea spec', () => {
     expect(upload.multipart).toBe(true);
     const attachment = (upload.tool.inputSchema.properties as Record<string, any>).attachment;
     expect(attachment.required).toEqual(['content_base64', 'filename']);
-    const create = (catalogue.byName.get('issueCreateIssue')!.tool.inputSchema.properties as Record<string, any>).body;
+    const create = (
+      catalogue.byName.get('issueCreateIssue')!.tool.inputSchema.properties as Record<string, any>
+    ).body;
     expect(create.properties.title.type).toBe('string');
     expect(create.required).toContain('title');
     expect(JSON.stringify(catalogue.operations.map((o) => o.tool))).not.toContain('$ref');
@@ -91,13 +99,20 @@ describe('spec loading', () => {
     expect(() => parseSpec('{"openapi":"3.0.0","paths":{}}', 'x')).toThrow(/Swagger 2.0/);
     expect(() => parseSpec('{"swagger":"2.0","paths":{"/a":{"get":{}}}}', 'x')).toThrow(/operationId/);
     expect(() =>
-      parseSpec('{"swagger":"2.0","paths":{"/a":{"get":{"operationId":"a","responses":{"200":{"$ref":"#/responses/none"}}}}}}', 'x'),
+      parseSpec(
+        '{"swagger":"2.0","paths":{"/a":{"get":{"operationId":"a","responses":{"200":{"$ref":"#/responses/none"}}}}}}',
+        'x',
+      ),
     ).toThrow(/unresolved/);
   });
 
   it('resolves parameter refs', () => {
     const spec = parseSpec(
-      JSON.stringify({ swagger: '2.0', parameters: { p: { name: 'id', in: 'path', type: 'integer', required: true } }, paths: { '/a/{id}': { get: { operationId: 'a', parameters: [{ $ref: '#/parameters/p' }] } } } }),
+      JSON.stringify({
+        swagger: '2.0',
+        parameters: { p: { name: 'id', in: 'path', type: 'integer', required: true } },
+        paths: { '/a/{id}': { get: { operationId: 'a', parameters: [{ $ref: '#/parameters/p' }] } } },
+      }),
       'x',
     );
     expect(spec.paths['/a/{id}']!.get!.parameters![0]!.name).toBe('id');
@@ -105,10 +120,19 @@ describe('spec loading', () => {
 
   it('falls back from an unusable live spec to the bundled one with a warning', async () => {
     const warnings: string[] = [];
-    const loaded = await loadSpec({ source: 'live', giteaUrl: 'http://127.0.0.1:1', fetchText: async () => '<html>', warn: (m) => warnings.push(m) });
+    const loaded = await loadSpec({
+      source: 'live',
+      giteaUrl: 'http://127.0.0.1:1',
+      fetchText: async () => '<html>',
+      warn: (m) => warnings.push(m),
+    });
     expect(loaded.source).toBe('bundled');
     expect(warnings[0]).toMatch(/falling back/);
-    const live = await loadSpec({ source: 'live', giteaUrl: 'http://g', fetchText: async () => JSON.stringify(loadBundledSpec()) });
+    const live = await loadSpec({
+      source: 'live',
+      giteaUrl: 'http://g',
+      fetchText: async () => JSON.stringify(loadBundledSpec()),
+    });
     expect(live.source).toBe('live');
     await expect(loadSpec({ source: '/nonexistent/spec.json' })).rejects.toThrow(SpecLoadError);
   });

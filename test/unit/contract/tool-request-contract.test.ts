@@ -46,7 +46,8 @@ const PATH_SAMPLE = 'seg/with slash';
 function swaggerAjv(): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
-  for (const f of ['int64', 'int32', 'uint64']) ajv.addFormat(f, { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  for (const f of ['int64', 'int32', 'uint64'])
+    ajv.addFormat(f, { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addSchema({ $id: 'swagger', definitions: spec.definitions }, 'swagger');
   return ajv;
 }
@@ -59,7 +60,8 @@ describe('every tool produces a request valid against its swagger operation', ()
   const ajv = swaggerAjv();
   const validator = new ArgumentValidator();
   const ops: Array<[string, string, string]> = [];
-  for (const [route, item] of Object.entries(spec.paths)) for (const m of HTTP_METHODS) if (item[m]) ops.push([item[m]!.operationId, m, route]);
+  for (const [route, item] of Object.entries(spec.paths))
+    for (const m of HTTP_METHODS) if (item[m]) ops.push([item[m]!.operationId, m, route]);
 
   it('covers all 485 operations', () => expect(ops).toHaveLength(485));
 
@@ -83,7 +85,9 @@ describe('every tool produces a request valid against its swagger operation', ()
     expect(m).not.toBeNull();
     names.forEach((n, i) => {
       const raw = m![i + 1]!;
-      const decoded = isWildcard(route, n) ? raw.split('/').map(decodeURIComponent).join('/') : decodeURIComponent(raw);
+      const decoded = isWildcard(route, n)
+        ? raw.split('/').map(decodeURIComponent).join('/')
+        : decodeURIComponent(raw);
       expect(decoded).toBe(String(args[n]));
       if (!isWildcard(route, n)) expect(raw).not.toContain('/');
     });
@@ -98,7 +102,8 @@ describe('every tool produces a request valid against its swagger operation', ()
       if (type === 'boolean') expect(['true', 'false']).toContain(value);
       if (allowed) expect(allowed.map(String)).toContain(value);
     }
-    for (const p of params.filter((x) => x.in === 'query' && x.required)) expect(req.query.map(([k]) => k)).toContain(p.name);
+    for (const p of params.filter((x) => x.in === 'query' && x.required))
+      expect(req.query.map(([k]) => k)).toContain(p.name);
 
     // Body: validated against the swagger's own schema with its definitions.
     const bodyParam = params.find((p) => p.in === 'body');
