@@ -129,6 +129,7 @@ async function main(): Promise<void> {
     memGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
+    loadAvg: os.loadavg().map((x) => +x.toFixed(1)),
   };
   log(`${opts.quick ? 'quick' : 'full'} run on ${machine.nproc} x ${machine.cpu}, node ${machine.node}`);
   const profDir = opts.profile ? path.join(RESULTS_DIR, 'profiles') : undefined;
@@ -137,13 +138,17 @@ async function main(): Promise<void> {
   const helpers: ChildProcess[] = [];
   const sidecars: Sidecar[] = [];
   const clients: Client[] = [];
+  const dirs: string[] = [];
   const hardStop = setTimeout(
     () => {
       log('time limit reached, stopping');
       for (const h of helpers) h.kill('SIGKILL');
+      for (const sc of sidecars) sc.kill();
+      for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+      writeReport(opts, started, machine, rows, raw, true);
       process.exit(2);
     },
-    opts.quick ? 120_000 : 900_000,
+    opts.quick ? 180_000 : 900_000,
   );
   hardStop.unref();
 
@@ -160,7 +165,23 @@ async function main(): Promise<void> {
     if (opts.skipSidecar) sidecarMissing = 'skipped (--no-sidecar)';
     else if (!fs.existsSync(mainJs)) sidecarMissing = 'not available yet (no dist/src/main.js)';
     const instances: Array<{ label: string; sc: Sidecar; clients: Client[] }> = [];
+    const startRows: BenchRow[] = [];
+    const instanceDir = (template: string): string => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aegis-bench-data-'));
+      fs.cpSync(template, dir, { recursive: true });
+      dirs.push(dir);
+      return dir;
+    };
+    let template: string | null = null;
     if (!sidecarMissing) {
+      try {
+        template = await prepareDataDir(opts, mainJs, upstream.url, profDir, startRows);
+      } catch (err) {
+        log(`sidecar first start failed: ${errText(err)}`);
+        sidecarMissing = `not available yet (${errText(err)})`;
+      }
+    }
+    if (!sidecarMissing && template) {
       for (const [label, detectionMode] of [
         ['masking off', 'off'],
         ['masking on', 'mask'],
@@ -173,6 +194,7 @@ async function main(): Promise<void> {
             detectionMode,
             label: label.replace(' ', '-'),
             cpuProfDir: profDir,
+            dataDir: instanceDir(template),
           });
           sidecars.push(sc);
           log(
@@ -185,6 +207,7 @@ async function main(): Promise<void> {
         } catch (err) {
           log(`sidecar (${label}) failed: ${errText(err)}`);
           sidecarMissing = `not available yet (${errText(err)})`;
+          break;
         }
       }
     }
@@ -397,7 +420,8 @@ async function main(): Promise<void> {
       for (const c of clients.splice(0)) await c.close().catch(() => undefined);
       for (const s of sidecars.splice(0)) await s.stop();
     }
-    rows.push(...(await discoveryAccuracyRows(opts)));
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+    rows.push(...inProcessCatalogueRows(raw));
 
     for (const h of helpers.splice(0)) h.kill('SIGTERM');
 
@@ -410,11 +434,32 @@ async function main(): Promise<void> {
     for (const c of clients) await c.close().catch(() => undefined);
     for (const s of sidecars) await s.stop().catch(() => undefined);
     for (const h of helpers) h.kill('SIGTERM');
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     clearTimeout(hardStop);
   }
 
+  writeReport(opts, started, machine, rows, raw, false);
+}
+
+type Machine = {
+  nproc: number;
+  cpu: string;
+  memGiB: number;
+  node: string;
+  platform: string;
+  loadAvg: number[];
+};
+
+function writeReport(
+  opts: Options,
+  started: Date,
+  machine: Machine,
+  rows: BenchRow[],
+  raw: Record<string, unknown>,
+  incomplete: boolean,
+): void {
   const table = renderRows(rows);
-  const header = `AegisGitea-MCP benchmark (${opts.quick ? 'quick' : 'full'}), ${started.toISOString()}\nmachine: ${machine.nproc} CPU x ${machine.cpu}, ${machine.memGiB} GiB, ${machine.platform}, node ${machine.node}`;
+  const header = `AegisGitea-MCP benchmark (${opts.quick ? 'quick' : 'full'}${incomplete ? ', INCOMPLETE: time limit' : ''}), ${started.toISOString()}\nmachine: ${machine.nproc} CPU x ${machine.cpu}, ${machine.memGiB} GiB, ${machine.platform}, node ${machine.node}, load average at start ${machine.loadAvg.join(' ')}`;
   process.stdout.write(`\n${header}\n\n${table}\n\n`);
   const failed = rows.filter((r) => r.verdict === 'FAIL').length;
   const pending = rows.filter((r) => r.verdict === 'n/a').length;
@@ -423,11 +468,11 @@ async function main(): Promise<void> {
   );
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const json = { started: started.toISOString(), quick: opts.quick, machine, rows, raw };
+  const json = { started: started.toISOString(), quick: opts.quick, incomplete, machine, rows, raw };
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), JSON.stringify(json, null, 2));
   const md = `<!-- written by npm run bench; ${opts.quick ? 'quick' : 'full'} run -->\n\n${header.replace('\n', '\n\n')}\n\n${renderMarkdown(rows)}\n`;
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), md);
-  if (opts.writeMd) fs.writeFileSync(path.join(ROOT, 'bench', 'results-latest.md'), md);
+  if (opts.writeMd && !incomplete) fs.writeFileSync(path.join(ROOT, 'bench', 'results-latest.md'), md);
   log(
     `wrote ${path.relative(ROOT, path.join(RESULTS_DIR, 'latest.json'))}${opts.writeMd ? ' and bench/results-latest.md' : ''}`,
   );
@@ -514,9 +559,159 @@ export function externalRows(section: string, result: Record<string, unknown>): 
   return out;
 }
 
-async function discoveryAccuracyRows(_opts: Options): Promise<BenchRow[]> {
-  // The catalogue engineer's top-3 accuracy helper (src/core/executor); wired in when it exists.
-  return [unavailableRow('catalogue', 'discovery search top-3 accuracy', 'not available yet', '>= 90 %')];
+/**
+ * The catalogue built in this process from the compiled core (cold: first load of these modules):
+ * spec parse, tool generation and serialisation; and the discovery search's top-3 accuracy on the
+ * catalogue engineer's task list (test/unit/catalogue/discovery-tasks.json).
+ */
+function inProcessCatalogueRows(raw: Record<string, unknown>): BenchRow[] {
+  const section = 'catalogue';
+  const dir = path.join(ROOT, 'dist', 'src', 'core', 'catalogue');
+  type Size = { tools: number; bytes: number; approxTokens: number };
+  let loader: { loadBundledSpec(): unknown };
+  let metrics: {
+    toolListSizes(spec?: unknown): { full: Size; discovery: Size };
+    discoverySearchAccuracy(
+      tasks: unknown[],
+      k?: number,
+    ): { accuracy: number; total: number; misses: unknown[] };
+  };
+  try {
+    loader = require(path.join(dir, 'spec-loader'));
+    metrics = require(path.join(dir, 'catalogue-metrics'));
+  } catch (err) {
+    return [
+      unavailableRow(
+        section,
+        'in-process catalogue, discovery top-3 accuracy',
+        `not available yet (${errText(err)})`,
+      ),
+    ];
+  }
+  const rows: BenchRow[] = [];
+  try {
+    const t0 = performance.now();
+    const spec = loader.loadBundledSpec();
+    const t1 = performance.now();
+    const sizes = metrics.toolListSizes(spec);
+    const t2 = performance.now();
+    raw.catalogueInProcess = { specParseMs: t1 - t0, buildBothModesMs: t2 - t1, ...sizes };
+    rows.push(
+      checkedRow(
+        section,
+        'tools/list built + serialised in process, both modes (cold)',
+        t2 - t1,
+        'ms',
+        '<=',
+        50,
+      ),
+      infoRow(section, 'bundled spec parse (cold, once at start)', t1 - t0, 'ms'),
+    );
+    rows.push(
+      infoRow(
+        section,
+        `in process: full tools/list, ${sizes.full.tools} tools`,
+        sizes.full.bytes / 1024,
+        'KB',
+      ),
+    );
+    rows[rows.length - 1]!.value += ` (~${sizes.full.approxTokens} tokens)`;
+    rows.push(
+      checkedRow(
+        section,
+        `in process: discovery tools/list, ${sizes.discovery.tools} tools`,
+        sizes.discovery.bytes / 1024,
+        'KB',
+        '<=',
+        16,
+      ),
+    );
+    rows[rows.length - 1]!.value += ` (~${sizes.discovery.approxTokens} tokens)`;
+    const tasksFile = path.join(ROOT, 'test', 'unit', 'catalogue', 'discovery-tasks.json');
+    if (!fs.existsSync(tasksFile)) {
+      rows.push(
+        unavailableRow(
+          section,
+          'discovery search top-3 accuracy',
+          'not available yet (no task list)',
+          '>= 90 %',
+        ),
+      );
+      return rows;
+    }
+    const tasks = JSON.parse(fs.readFileSync(tasksFile, 'utf8')) as unknown[];
+    const acc = metrics.discoverySearchAccuracy(tasks, 3);
+    raw.discoveryAccuracy = acc;
+    rows.push(
+      checkedRow(
+        section,
+        `discovery search top-3 accuracy (${acc.total} tasks)`,
+        acc.accuracy * 100,
+        '%',
+        '>=',
+        90,
+      ),
+    );
+  } catch (err) {
+    rows.push(unavailableRow(section, 'in-process catalogue', `failed: ${errText(err)}`));
+  }
+  return rows;
+}
+
+/**
+ * A migrated DATA_DIR to copy for each instance. The full run measures the first start on an
+ * empty DATA_DIR (embedded PostgreSQL init + migrations, a one-time cost); the quick run reuses
+ * the template cached under bench/results when the migrations have not changed.
+ */
+async function prepareDataDir(
+  opts: Options,
+  mainJs: string,
+  upstreamUrl: string,
+  profDir: string | undefined,
+  rows: BenchRow[],
+): Promise<string> {
+  const template = path.join(RESULTS_DIR, 'data-dir-template');
+  const stamp = path.join(RESULTS_DIR, 'data-dir-template.stamp');
+  const migrations = path.join(ROOT, 'prisma', 'migrations');
+  const key = fs.existsSync(migrations) ? fs.readdirSync(migrations).sort().join(',') : 'none';
+  const fresh = fs.existsSync(template) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === key;
+  if (opts.quick && fresh) {
+    rows.push(
+      unavailableRow(
+        'catalogue',
+        'start to ready, first start (empty DATA_DIR)',
+        'not measured in a quick run',
+      ),
+    );
+    return template;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aegis-bench-first-'));
+  log('sidecar first start on an empty DATA_DIR (database init + migrations)...');
+  const sc = await startSidecar({
+    mainJs,
+    upstreamUrl,
+    toolMode: 'full',
+    detectionMode: 'mask',
+    label: 'first',
+    cpuProfDir: profDir,
+    dataDir: dir,
+  });
+  await sc.stop();
+  log(`sidecar first start ready in ${sc.startToReadyMs.toFixed(0)} ms`);
+  rows.push(
+    infoRow(
+      'catalogue',
+      'start to ready, first start (empty DATA_DIR: PGlite init + migrations)',
+      sc.startToReadyMs / 1000,
+      's',
+    ),
+  );
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  fs.rmSync(template, { recursive: true, force: true });
+  fs.cpSync(dir, template, { recursive: true });
+  fs.writeFileSync(stamp, key);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return template;
 }
 
 function printProfiles(dir: string): void {

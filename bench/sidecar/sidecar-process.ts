@@ -20,6 +20,8 @@ export type SidecarOptions = {
   label: string;
   cpuProfDir?: string;
   readyTimeoutMs?: number;
+  /** An existing DATA_DIR (kept on stop); by default a fresh temporary one (removed on stop). */
+  dataDir?: string;
 };
 
 export type Sidecar = {
@@ -31,6 +33,8 @@ export type Sidecar = {
   rssBytes(): number | null;
   connect(name?: string): Promise<Client>;
   stop(): Promise<void>;
+  /** Immediate SIGKILL (time limit reached). */
+  kill(): void;
 };
 
 export async function freePort(): Promise<number> {
@@ -74,8 +78,10 @@ function tail(file: string, lines = 15): string {
 
 export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `aegis-bench-${opts.label}-`));
-  const logFile = path.join(dataDir, 'sidecar.log');
+  const ownDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `aegis-bench-${opts.label}-`));
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `aegis-bench-log-${opts.label}-`));
+  const logFile = path.join(logDir, 'sidecar.log');
   const logFd = fs.openSync(logFile, 'w');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -108,7 +114,8 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     exited = `exited with ${signal ?? code}`;
   });
   const mcpUrl = `http://127.0.0.1:${port}/mcp`;
-  const deadline = t0 + (opts.readyTimeoutMs ?? 30_000);
+  const timeoutMs = opts.readyTimeoutMs ?? 90_000;
+  const deadline = t0 + timeoutMs;
   let probe: Client | null = null;
   let lastErr = '';
   // Ready = an MCP initialize and a tools/list succeed (the full catalogue is being served).
@@ -117,8 +124,13 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     if (performance.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(
-        `sidecar ${opts.label} not ready after ${opts.readyTimeoutMs ?? 30_000} ms (${lastErr}):\n${tail(logFile)}`,
+        `sidecar ${opts.label} not ready after ${timeoutMs} ms (${lastErr}):\n${tail(logFile)}`,
       );
+    }
+    if (/\b404\b|Cannot POST/.test(lastErr)) {
+      // Listening but without an MCP route: waiting longer cannot help.
+      child.kill('SIGKILL');
+      throw new Error(`sidecar ${opts.label} serves no POST /mcp (${lastErr.slice(0, 120)})`);
     }
     try {
       const c = await connectClient(mcpUrl, 'aegis-bench-probe');
@@ -140,6 +152,10 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     logFile,
     rssBytes: () => readRss(pid),
     connect: (name) => connectClient(mcpUrl, name),
+    kill: () => {
+      child.kill('SIGKILL');
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
     stop: async () => {
       if (!exited) {
         const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -148,7 +164,8 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
         await gone;
         clearTimeout(timer);
       }
-      if (!opts.cpuProfDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.cpuProfDir) fs.rmSync(logDir, { recursive: true, force: true });
     },
   };
 }
