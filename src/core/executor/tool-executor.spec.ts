@@ -347,6 +347,14 @@ describe('ToolExecutor', () => {
     expect(t.audits.at(-1)!.blocked).toBe(true);
     const c = await t.call('userCreateToken', { username: 'alice', body: { name: 't' } });
     expect(c.isError).toBe(false);
+    const e = setup({
+      scrubber,
+      reply: () => ({ status: 400, json: { message: 'bad key AKIAXXXXXXXXXXXXXXXX' } }),
+    });
+    const blockedError = await e.call('repoGet', { owner: 'o', repo: 'r' });
+    expect(blockedError.json.error.kind).toBe('secret_blocked');
+    expect(blockedError.content[0]!.text).not.toContain('AKIA');
+    expect(e.audits[0]).toMatchObject({ kind: 'secret_blocked', blocked: true });
   });
 
   it('raw tool: refuses %, .., URLs and relative paths; maps to the operation', async () => {

@@ -133,9 +133,9 @@ export class ToolExecutor implements ToolService {
         ctx,
       );
       text = JSON.stringify(scrubbed.value);
-      counts = { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false };
+      counts = { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: scrubbed.blocked };
       isError = true;
-      kind = failure.kind;
+      kind = scrubbed.blocked ? 'secret_blocked' : failure.kind;
     }
     this.audit(ctx, identity, started, kind, Buffer.byteLength(text), counts);
     return { content: [{ type: 'text', text }], isError };
@@ -307,19 +307,32 @@ export class ToolExecutor implements ToolService {
     );
   }
 
-  private scrubError(body: ErrorBody, identity: CallIdentity, ctx: CallContext) {
+  private scrubError(
+    body: ErrorBody,
+    identity: CallIdentity,
+    ctx: CallContext,
+  ): { value: unknown; redactions: number; masks: number; blocked: boolean } {
     body.error.message = sanitizeMessage(body.error.message, this.exactSecrets(identity, ctx));
     const mode =
       (ctx as CallContext & { mode?: 'off' | 'mask' | 'block' }).mode ?? this.options.secrets.detectionMode;
-    // Errors are masked like any result; block mode cannot withhold an error, so it masks instead.
+    // Errors go through both layers like any result; in block mode a secret withholds the message.
     const scrubbed = this.deps.scrubber.scrubResult(body, {
       exactSecrets: this.exactSecrets(identity, ctx),
-      mode: mode === 'block' ? 'mask' : mode,
+      mode,
       skipPatterns: false,
     });
-    return scrubbed.blocked
-      ? { value: body, redactions: scrubbed.redactions, masks: scrubbed.masks }
-      : scrubbed;
+    if (!scrubbed.blocked) return { ...scrubbed, blocked: false };
+    const kinds = scrubbed.blocked.kinds.slice(0, 20).join(', ') || 'unknown kind';
+    return {
+      value: errorBody(
+        'secret_blocked',
+        body.error.status,
+        `the ${body.error.kind} error was withheld because its message contains secrets (${kinds}) and secret detection is in block mode`,
+      ),
+      redactions: scrubbed.redactions,
+      masks: scrubbed.masks,
+      blocked: true,
+    };
   }
 
   /** The raw tool: checks the path, finds the operation it reaches, builds the request as sent. */
