@@ -15,7 +15,10 @@ import { LOGGER } from './modules/tokens';
 export type StartedApp = { app: INestApplication; url: string; logger: Logger };
 
 /** Builds the application without listening (tests use this with supertest). */
-export async function createApp(config: AppConfig, options: Omit<AppModuleOptions, 'config'> = {}): Promise<INestApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: Omit<AppModuleOptions, 'config'> = {},
+): Promise<INestApplication> {
   const logger = options.logger ?? createLogger({ level: config.server.logLevel });
   const app = await NestFactory.create(AppModule.forRoot({ ...options, config, logger }), {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
@@ -28,7 +31,10 @@ export async function createApp(config: AppConfig, options: Omit<AppModuleOption
 }
 
 /** Builds and listens on config.server.host:port (port 0 picks a free one). */
-export async function startApp(config: AppConfig, options: Omit<AppModuleOptions, 'config'> = {}): Promise<StartedApp> {
+export async function startApp(
+  config: AppConfig,
+  options: Omit<AppModuleOptions, 'config'> = {},
+): Promise<StartedApp> {
   const app = await createApp(config, options);
   await app.listen(config.server.port, config.server.host);
   const address = app.getHttpServer().address() as { port: number } | string | null;
@@ -52,7 +58,10 @@ async function main(): Promise<void> {
     started = await startApp(config);
   } catch (error) {
     const logger = createLogger({ level: config.server.logLevel });
-    logger.fatal({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) }, 'start-up failed');
+    logger.fatal(
+      { err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) },
+      'start-up failed',
+    );
     process.exit(1);
   }
   // enableShutdownHooks closes the app on signals; this only bounds how long that may take.
@@ -60,7 +69,10 @@ async function main(): Promise<void> {
     process.once(signal, () => {
       started.logger.info({ component: 'server', signal }, 'shutting down');
       setTimeout(() => {
-        started.logger.error({ component: 'server' }, `shutdown exceeded ${config.server.shutdownTimeoutMs} ms; exiting`);
+        started.logger.error(
+          { component: 'server' },
+          `shutdown exceeded ${config.server.shutdownTimeoutMs} ms; exiting`,
+        );
         process.exit(1);
       }, config.server.shutdownTimeoutMs).unref();
     });

@@ -14,7 +14,10 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.storage.databaseUrl, dataDir: config.storage.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.storage.databaseUrl,
+    dataDir: config.storage.dataDir,
+  });
   try {
     const result = await database.migrate({ log: (message) => process.stdout.write(`${message}\n`) });
     process.stdout.write(

@@ -29,7 +29,8 @@ const TOOL_MODES: readonly ToolMode[] = ['full', 'discovery'];
 const integer =
   (min: number, max = Number.MAX_SAFE_INTEGER) =>
   (raw: string): number => {
-    if (!/^[+]?\d+$/.test(raw.trim())) throw new EnvValueError(`must be a whole number between ${min} and ${max}`);
+    if (!/^[+]?\d+$/.test(raw.trim()))
+      throw new EnvValueError(`must be a whole number between ${min} and ${max}`);
     const value = Number(raw.trim());
     if (value < min || value > max) throw new EnvValueError(`must be between ${min} and ${max}`);
     return value;
@@ -39,7 +40,8 @@ const oneOf =
   <T extends string>(values: readonly T[]) =>
   (raw: string): T => {
     const value = raw.trim().toLowerCase();
-    if (!(values as readonly string[]).includes(value)) throw new EnvValueError(`must be one of: ${values.join(', ')}`);
+    if (!(values as readonly string[]).includes(value))
+      throw new EnvValueError(`must be one of: ${values.join(', ')}`);
     return value as T;
   };
 
@@ -68,7 +70,9 @@ const url =
       throw new EnvValueError(`must be a valid ${what} URL`);
     }
     if (!protocols.includes(parsed.protocol)) {
-      throw new EnvValueError(`must be a ${what} URL (${protocols.map((p) => p.replace(':', '://')).join(' or ')})`);
+      throw new EnvValueError(
+        `must be a ${what} URL (${protocols.map((p) => p.replace(':', '://')).join(' or ')})`,
+      );
     }
     return raw.trim().replace(/\/+$/, '');
   };
@@ -97,7 +101,8 @@ const encryptionKey = (raw: string): string => {
     : /^[A-Za-z0-9+/_-]+={0,2}$/.test(value)
       ? Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
       : null;
-  if (!bytes || bytes.length !== 32) throw new EnvValueError('must be 32 bytes, as 64 hex characters or base64');
+  if (!bytes || bytes.length !== 32)
+    throw new EnvValueError('must be 32 bytes, as 64 hex characters or base64');
   return value;
 };
 
@@ -111,7 +116,13 @@ const v = (
 ): EnvVarSpec => ({ name, group, defaultText, description, parse, sensitive });
 
 export const ENV_VARS: readonly EnvVarSpec[] = [
-  v('HOST', 'server', '127.0.0.1', 'Interface address the HTTP server binds to (use 0.0.0.0 in a container).', text),
+  v(
+    'HOST',
+    'server',
+    '127.0.0.1',
+    'Interface address the HTTP server binds to (use 0.0.0.0 in a container).',
+    text,
+  ),
   v('PORT', 'server', '8080', 'TCP port of the HTTP server (0 picks a free port).', integer(0, 65535)),
   v(
     'PUBLIC_URL',
@@ -128,7 +139,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'On SIGTERM/SIGINT, how long to wait for in-flight work, the queue and the database to close before exiting.',
     integer(0),
   ),
-  v('GITEA_URL', 'gitea', 'http://localhost:3000', 'Base URL of the Gitea instance (without /api/v1).', httpUrl),
+  v(
+    'GITEA_URL',
+    'gitea',
+    'http://localhost:3000',
+    'Base URL of the Gitea instance (without /api/v1).',
+    httpUrl,
+  ),
   v(
     'GITEA_TOKEN',
     'gitea',
@@ -176,9 +193,21 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'Tool calls allowed per identity per minute (0 turns the limit off).',
     integer(0),
   ),
-  v('MAX_CONCURRENT_PER_IDENTITY', 'mcp', '16', 'Tool calls one identity may run at the same time.', integer(1)),
+  v(
+    'MAX_CONCURRENT_PER_IDENTITY',
+    'mcp',
+    '16',
+    'Tool calls one identity may run at the same time.',
+    integer(1),
+  ),
   v('MAX_CONCURRENT_TOTAL', 'mcp', '256', 'Tool calls the whole service runs at the same time.', integer(1)),
-  v('REQUEST_TIMEOUT_MS', 'mcp', '60000', 'Upper bound for one MCP request, including all Gitea calls.', integer(1)),
+  v(
+    'REQUEST_TIMEOUT_MS',
+    'mcp',
+    '60000',
+    'Upper bound for one MCP request, including all Gitea calls.',
+    integer(1),
+  ),
   v(
     'SPEC_SOURCE',
     'tools',
@@ -208,8 +237,20 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'Comma-separated tool names or globs (e.g. admin_*) that are never offered or run.',
     list,
   ),
-  v('ALLOW_SUDO', 'tools', 'false', "Allow site-admin callers to act as another user through Gitea's Sudo header.", boolean),
-  v('MAX_TOOL_RESPONSE_ITEMS', 'tools', '100', 'Largest number of list items returned by one tool call.', integer(1)),
+  v(
+    'ALLOW_SUDO',
+    'tools',
+    'false',
+    "Allow site-admin callers to act as another user through Gitea's Sudo header.",
+    boolean,
+  ),
+  v(
+    'MAX_TOOL_RESPONSE_ITEMS',
+    'tools',
+    '100',
+    'Largest number of list items returned by one tool call.',
+    integer(1),
+  ),
   v(
     'MAX_TOOL_RESPONSE_CHARS',
     'tools',
@@ -217,7 +258,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'Largest size of one tool result, in characters; longer results are truncated and say so.',
     integer(1),
   ),
-  v('MAX_BINARY_BYTES', 'tools', '1048576', 'Largest binary payload (file contents, archives) returned inline.', integer(0)),
+  v(
+    'MAX_BINARY_BYTES',
+    'tools',
+    '1048576',
+    'Largest binary payload (file contents, archives) returned inline.',
+    integer(0),
+  ),
   v(
     'SECRET_DETECTION_MODE',
     'secrets',
@@ -257,7 +304,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     true,
   ),
   v('AUDIT_RETENTION_DAYS', 'audit', '90', 'Days audit records are kept (0 keeps them forever).', integer(0)),
-  v('AUDIT_BATCH_SIZE', 'audit', '100', 'Audit records written to the database per batch.', integer(1, 10000)),
+  v(
+    'AUDIT_BATCH_SIZE',
+    'audit',
+    '100',
+    'Audit records written to the database per batch.',
+    integer(1, 10000),
+  ),
 ];
 
 export type Env = Record<string, string | undefined>;
@@ -280,9 +333,14 @@ export function parseConfig(env: Env): ParseResult {
   const get = <T>(name: string, fallback: T): T => (values.has(name) ? (values.get(name) as T) : fallback);
 
   if (values.has('GITEA_OAUTH_CLIENT_ID') !== values.has('GITEA_OAUTH_CLIENT_SECRET')) {
-    const missing = values.has('GITEA_OAUTH_CLIENT_ID') ? 'GITEA_OAUTH_CLIENT_SECRET' : 'GITEA_OAUTH_CLIENT_ID';
+    const missing = values.has('GITEA_OAUTH_CLIENT_ID')
+      ? 'GITEA_OAUTH_CLIENT_SECRET'
+      : 'GITEA_OAUTH_CLIENT_ID';
     if (!issues.some((issue) => issue.variable.startsWith('GITEA_OAUTH_'))) {
-      issues.push({ variable: missing, message: 'must be set together with the other GITEA_OAUTH_* variable' });
+      issues.push({
+        variable: missing,
+        message: 'must be set together with the other GITEA_OAUTH_* variable',
+      });
     }
   }
   if (issues.length > 0) return { ok: false, issues };

@@ -42,7 +42,11 @@ function scan(source: string, fileName = 'x.ts'): Found {
     } else if (ts.isCallExpression(node)) {
       const callee = node.expression;
       const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
-      if ((isRequire || callee.kind === ts.SyntaxKind.ImportKeyword) && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+      if (
+        (isRequire || callee.kind === ts.SyntaxKind.ImportKeyword) &&
+        node.arguments[0] &&
+        ts.isStringLiteralLike(node.arguments[0])
+      ) {
         found.specifiers.push(node.arguments[0].text);
       }
     } else if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
@@ -70,7 +74,9 @@ describe('architecture: the framework-free core', () => {
   it('imports no framework, driver or generated client', () => {
     const violations = sources.flatMap((file) =>
       scan(readFileSync(file, 'utf8'), file)
-        .specifiers.filter((spec) => FORBIDDEN.some((re) => re.test(spec)) || /\.\.\/(infra|modules)\//.test(spec))
+        .specifiers.filter(
+          (spec) => FORBIDDEN.some((re) => re.test(spec)) || /\.\.\/(infra|modules)\//.test(spec),
+        )
         .map((spec) => `${relative(ROOT, file)} imports ${spec}`),
     );
     expect(violations).toEqual([]);
@@ -96,12 +102,26 @@ describe('architecture: the framework-free core', () => {
     const config = readFileSync(join(ROOT, 'eslint.config.mjs'), 'utf8');
     const list = /CORE_FORBIDDEN_IMPORTS\s*=\s*\[([^\]]*)\]/.exec(config);
     expect(list).not.toBeNull();
-    for (const entry of ['@nestjs/*', '@prisma/*', '**/generated/**', 'bullmq', 'ioredis', 'passport*', 'pino', 'prom-client', 'undici', 'pg']) {
+    for (const entry of [
+      '@nestjs/*',
+      '@prisma/*',
+      '**/generated/**',
+      'bullmq',
+      'ioredis',
+      'passport*',
+      'pino',
+      'prom-client',
+      'undici',
+      'pg',
+    ]) {
       expect(list![1]).toContain(`'${entry}'`);
     }
-    const coreBlock = /files:\s*\[\s*'src\/core\/\*\*\/\*\.ts'\s*\][\s\S]*?rules:\s*\{([\s\S]*?)\n\s*\},\n\s*\}/.exec(config);
+    const coreBlock =
+      /files:\s*\[\s*'src\/core\/\*\*\/\*\.ts'\s*\][\s\S]*?rules:\s*\{([\s\S]*?)\n\s*\},\n\s*\}/.exec(config);
     expect(coreBlock).not.toBeNull();
     expect(coreBlock![1]).toMatch(/'no-restricted-imports':\s*\[\s*'error'[\s\S]*CORE_FORBIDDEN_IMPORTS/);
-    expect(coreBlock![1]).toMatch(/'no-restricted-properties':\s*\[\s*'error'[\s\S]*object:\s*'process',\s*property:\s*'env'/);
+    expect(coreBlock![1]).toMatch(
+      /'no-restricted-properties':\s*\[\s*'error'[\s\S]*object:\s*'process',\s*property:\s*'env'/,
+    );
   });
 });

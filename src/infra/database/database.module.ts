@@ -20,7 +20,9 @@ export const DATABASE = Symbol('DATABASE');
           dataDir: config.storage.dataDir,
         });
         try {
-          const result = await database.migrate({ log: (message) => logger.info({ component: 'migrator' }, message) });
+          const result = await database.migrate({
+            log: (message) => logger.info({ component: 'migrator' }, message),
+          });
           logger.info(
             { component: 'database', kind: database.kind, applied: result.applied.length },
             'database ready',

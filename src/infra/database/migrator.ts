@@ -46,7 +46,8 @@ export function defaultMigrationsDir(): string {
     resolve(process.cwd(), 'prisma/migrations'),
   ];
   const found = candidates.find((dir) => existsSync(join(dir, 'migration_lock.toml')));
-  if (!found) throw new MigrationError(`prisma/migrations not found (looked in ${candidates.join(', ')})`, null);
+  if (!found)
+    throw new MigrationError(`prisma/migrations not found (looked in ${candidates.join(', ')})`, null);
   return found;
 }
 
@@ -93,7 +94,9 @@ export async function migrate(
         failed.migration_name,
       );
     }
-    const done = new Map(rows.filter((row) => row.finished_at !== null).map((row) => [row.migration_name, row]));
+    const done = new Map(
+      rows.filter((row) => row.finished_at !== null).map((row) => [row.migration_name, row]),
+    );
     const result: MigrationResult = { applied: [], alreadyApplied: [] };
     for (const migration of migrations) {
       const previous = done.get(migration.name);
@@ -131,6 +134,7 @@ export async function migrate(
     }
     return result;
   } finally {
-    if (connection.shared) await connection.query('SELECT pg_advisory_unlock($1)', [PRISMA_ADVISORY_LOCK_KEY]);
+    if (connection.shared)
+      await connection.query('SELECT pg_advisory_unlock($1)', [PRISMA_ADVISORY_LOCK_KEY]);
   }
 }

@@ -28,7 +28,8 @@ describe('createLogger', () => {
     const line = lines[0]!;
     expect(line).toMatchObject({ level: 'info', msg: 'hello', service: 'aegis-gitea-mcp' });
     const text = JSON.stringify(line);
-    for (const secret of ['token abc', 'sid=1', 'sid=2', 't-top', 'p1', '"cs"', '"at"']) expect(text).not.toContain(secret);
+    for (const secret of ['token abc', 'sid=1', 'sid=2', 't-top', 'p1', '"cs"', '"at"'])
+      expect(text).not.toContain(secret);
     expect(line).toMatchObject({
       req: { headers: { authorization: REDACTED, cookie: REDACTED, accept: 'json' } },
       token: REDACTED,

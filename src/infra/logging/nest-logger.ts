@@ -26,7 +26,11 @@ export class PinoNestLogger implements LoggerService {
     this.write('fatal', message, context);
   }
 
-  private write(level: 'info' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string): void {
+  private write(
+    level: 'info' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    context?: string,
+  ): void {
     if (typeof message === 'object' && message !== null) this.logger[level]({ context, ...message });
     else this.logger[level]({ context }, toText(message));
   }

@@ -85,7 +85,13 @@ export class BullJobQueue implements JobQueue {
   }
 
   async counts(queue: string): Promise<QueueCounts> {
-    const counts = await this.queue(queue).getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+    const counts = await this.queue(queue).getJobCounts(
+      'waiting',
+      'prioritized',
+      'active',
+      'delayed',
+      'failed',
+    );
     return {
       waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
       active: counts.active ?? 0,

@@ -144,7 +144,12 @@ export class InProcessJobQueue implements JobQueue {
     }
   }
 
-  private async run(queue: string, state: QueueState, entry: Entry, handler: JobHandler<unknown>): Promise<void> {
+  private async run(
+    queue: string,
+    state: QueueState,
+    entry: Entry,
+    handler: JobHandler<unknown>,
+  ): Promise<void> {
     const job: Job<unknown> = { id: entry.id, queue, data: entry.data, attempt: entry.attemptsMade + 1 };
     try {
       // Always async, so a handler that throws synchronously is handled the same way.

@@ -1,7 +1,12 @@
 // /healthz: the process is alive (no dependencies checked, so a slow database never gets the
 // pod killed). /readyz: the database, Redis (when configured) and Gitea answer.
 import { Controller, Get, Inject } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  type HealthIndicatorFunction,
+} from '@nestjs/terminus';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DATABASE } from '../../infra/database/database.module';
 import type { Database } from '../../infra/database/database';
@@ -33,13 +38,15 @@ export class HealthController {
   @Get('healthz')
   @HealthCheck()
   liveness() {
-    return this.health.check([async () => this.indicators.check('process').up({ uptimeSeconds: Math.round(process.uptime()) })]);
+    return this.health.check([
+      async () => this.indicators.check('process').up({ uptimeSeconds: Math.round(process.uptime()) }),
+    ]);
   }
 
   @Get('readyz')
   @HealthCheck()
   readiness() {
-    const checks = [() => this.checkDatabase()];
+    const checks: HealthIndicatorFunction[] = [() => this.checkDatabase()];
     if (this.queue.kind === 'bullmq') checks.push(() => this.checkRedis());
     checks.push(() => this.checkGitea());
     return this.health.check(checks);
@@ -78,7 +85,10 @@ export class HealthController {
       const body = (await response.json()) as { version?: unknown };
       return indicator.up({ version: typeof body.version === 'string' ? body.version : null });
     } catch (error) {
-      const message = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : reason(error);
+      const message =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : reason(error);
       return indicator.down({ message });
     }
   }

@@ -16,7 +16,10 @@ const REGISTER = join(__dirname, 'ts-register.js');
 
 type RunResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
-function runMain(env: Record<string, string>, options: { untilStdout?: RegExp; thenSignal?: NodeJS.Signals } = {}) {
+function runMain(
+  env: Record<string, string>,
+  options: { untilStdout?: RegExp; thenSignal?: NodeJS.Signals } = {},
+) {
   return new Promise<RunResult>((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', REGISTER, join(ROOT, 'src/main.ts')], {
       cwd: ROOT,
@@ -68,7 +71,13 @@ describe('start-up with a bad configuration', () => {
       DATABASE_URL: 'mysql://user:hunter2@db/x',
     });
     expect(result.code).toBe(1);
-    for (const name of ['MAX_BINARY_BYTES', 'SECRET_DETECTION_MODE', 'PORT', 'ENCRYPTION_KEY', 'DATABASE_URL']) {
+    for (const name of [
+      'MAX_BINARY_BYTES',
+      'SECRET_DETECTION_MODE',
+      'PORT',
+      'ENCRYPTION_KEY',
+      'DATABASE_URL',
+    ]) {
       expect(result.stderr).toContain(name);
     }
     expect(result.stderr).toContain('5 problems');
@@ -130,7 +139,13 @@ describe('a running service on embedded defaults', () => {
 describe('the real entry point', () => {
   it('binds to HOST:PORT, migrates the embedded database, and exits 0 on SIGTERM', async () => {
     const result = await runMain(
-      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '10000' },
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: 'memory://',
+        LOG_LEVEL: 'info',
+        SHUTDOWN_TIMEOUT_MS: '10000',
+      },
       { untilStdout: /"msg":"listening"/ },
     );
     const lines = result.stdout

@@ -58,7 +58,9 @@ describeEachDatabase('audit_records repository', (target) => {
 
   it('rejects a duplicate event_id and a duplicate seq (P2002)', async () => {
     await db.prisma.auditRecord.create({ data: record(1, 'dup') });
-    await expect(db.prisma.auditRecord.create({ data: record(2, 'dup') })).rejects.toMatchObject({ code: 'P2002' });
+    await expect(db.prisma.auditRecord.create({ data: record(2, 'dup') })).rejects.toMatchObject({
+      code: 'P2002',
+    });
     await expect(db.prisma.auditRecord.create({ data: record(1, 'other') })).rejects.toMatchObject({
       code: 'P2002',
     });

@@ -5,10 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { IN_MEMORY_DATA_DIR, openDatabase, type Database } from '../../../src/infra/database/database';
 
-export type DatabaseTarget = { name: 'pglite' | 'postgres'; open(): Promise<Database & { dispose(): Promise<void> }> };
+export type DatabaseTarget = {
+  name: 'pglite' | 'postgres';
+  open(): Promise<Database & { dispose(): Promise<void> }>;
+};
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || null;
-export const POSTGRES_SKIP_REASON = 'TEST_DATABASE_URL is not set (run .ci/run, or point it at a PostgreSQL user with CREATEDB)';
+export const POSTGRES_SKIP_REASON =
+  'TEST_DATABASE_URL is not set (run .ci/run, or point it at a PostgreSQL user with CREATEDB)';
 
 const pglite: DatabaseTarget = {
   name: 'pglite',
@@ -19,7 +23,9 @@ const pglite: DatabaseTarget = {
 };
 
 /** Creates an empty database next to TEST_DATABASE_URL's and returns its URL and a drop function. */
-export async function createScratchPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchPostgres(
+  baseUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `aegis_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: baseUrl });
   await admin.connect();

@@ -28,9 +28,9 @@ describeEachDatabase('migrator', (target) => {
     await db?.dispose();
   });
   const rows = () =>
-    db.prisma.$queryRawUnsafe<Array<{ migration_name: string; finished_at: Date | null; logs: string | null }>>(
-      'SELECT migration_name, finished_at, logs FROM "_prisma_migrations" ORDER BY migration_name',
-    );
+    db.prisma.$queryRawUnsafe<
+      Array<{ migration_name: string; finished_at: Date | null; logs: string | null }>
+    >('SELECT migration_name, finished_at, logs FROM "_prisma_migrations" ORDER BY migration_name');
 
   it('records a failed migration, rolls its statements back and refuses to continue', async () => {
     const dir = migrationsDir({
@@ -44,7 +44,9 @@ describeEachDatabase('migrator', (target) => {
     expect(recorded[0]!.finished_at).toBeInstanceOf(Date);
     expect(recorded[1]!.finished_at).toBeNull();
     expect(recorded[1]!.logs).toContain('missing_table');
-    const b = await db.prisma.$queryRawUnsafe<unknown[]>("SELECT 1 FROM pg_class WHERE relname IN ('b', 'c')");
+    const b = await db.prisma.$queryRawUnsafe<unknown[]>(
+      "SELECT 1 FROM pg_class WHERE relname IN ('b', 'c')",
+    );
     expect(b).toHaveLength(0);
     await expect(db.migrate({ migrationsDir: dir })).rejects.toThrow(/2_bad failed earlier/);
   });
@@ -72,7 +74,7 @@ describeEachDatabase('migrator', (target) => {
 if (TEST_DATABASE_URL) {
   describe('migrator on PostgreSQL: concurrent runs', () => {
     it('serialise on the advisory lock and apply each migration once', async () => {
-      const scratch = await createScratchPostgres(TEST_DATABASE_URL);
+      const scratch = await createScratchPostgres(TEST_DATABASE_URL!);
       try {
         const dir = migrationsDir({ '1_slow': 'SELECT pg_sleep(0.3); CREATE TABLE s (id int);' });
         const connections = await Promise.all([1, 2, 3].map(() => postgresConnection(scratch.url)));

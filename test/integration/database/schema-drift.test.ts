@@ -28,7 +28,7 @@ const SCALAR_TYPES: Record<string, string> = {
 };
 
 // Prisma native type attribute -> PostgreSQL format_type() spelling.
-function nativeType(name: string, args: string[]): string {
+function nativeType(name: string, args: readonly string[]): string {
   const a = args.join(',');
   switch (name) {
     case 'Timestamptz':
@@ -75,10 +75,6 @@ function expectedSchema(dmmf: Dmmf): { columns: Column[]; indexes: Index[] } {
   const indexes: Index[] = [];
   for (const model of dmmf.datamodel.models) {
     const table = model.dbName ?? model.name;
-    const columnOf = (field: string) => {
-      const f = model.fields.find((x) => x.name === field);
-      return f?.dbName ?? field;
-    };
     for (const field of model.fields) {
       if (field.kind === 'object') continue;
       let type =
@@ -100,7 +96,13 @@ function expectedSchema(dmmf: Dmmf): { columns: Column[]; indexes: Index[] } {
           : field.hasDefaultValue
             ? 'value'
             : null;
-      columns.push({ table, column: field.dbName ?? field.name, type, nullable: !field.isRequired, default: defaultKind });
+      columns.push({
+        table,
+        column: field.dbName ?? field.name,
+        type,
+        nullable: !field.isRequired,
+        default: defaultKind,
+      });
     }
   }
   for (const index of dmmf.datamodel.indexes) {
@@ -124,7 +126,9 @@ function expectedSchema(dmmf: Dmmf): { columns: Column[]; indexes: Index[] } {
 const sortBy = <T extends { table: string }>(rows: T[]): T[] =>
   [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
-async function actualSchema(db: Database): Promise<{ columns: Column[]; indexes: Index[]; tables: string[] }> {
+async function actualSchema(
+  db: Database,
+): Promise<{ columns: Column[]; indexes: Index[]; tables: string[] }> {
   const q = <T>(sql: string) => db.prisma.$queryRawUnsafe<T[]>(sql);
   const tables = (
     await q<{ table: string }>(
@@ -132,7 +136,13 @@ async function actualSchema(db: Database): Promise<{ columns: Column[]; indexes:
        WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> '_prisma_migrations' ORDER BY 1`,
     )
   ).map((r) => r.table);
-  const columns = await q<{ table: string; column: string; type: string; nullable: boolean; def: string | null }>(
+  const columns = await q<{
+    table: string;
+    column: string;
+    type: string;
+    nullable: boolean;
+    def: string | null;
+  }>(
     `SELECT c.relname AS "table", a.attname AS "column", format_type(a.atttypid, a.atttypmod) AS "type",
             NOT a.attnotnull AS "nullable", pg_get_expr(d.adbin, d.adrelid) AS "def"
        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -140,7 +150,13 @@ async function actualSchema(db: Database): Promise<{ columns: Column[]; indexes:
       WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname <> '_prisma_migrations'
         AND a.attnum > 0 AND NOT a.attisdropped`,
   );
-  const indexes = await q<{ table: string; name: string; unique: boolean; primary: boolean; columns: string[] }>(
+  const indexes = await q<{
+    table: string;
+    name: string;
+    unique: boolean;
+    primary: boolean;
+    columns: string[];
+  }>(
     `SELECT t.relname AS "table", i.relname AS "name", x.indisunique AS "unique", x.indisprimary AS "primary",
             ARRAY(SELECT a.attname::text FROM unnest(x.indkey) WITH ORDINALITY k(attnum, ord)
                   JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord) AS "columns"

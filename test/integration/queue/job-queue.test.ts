@@ -11,7 +11,11 @@ const SKIP_REASON = 'TEST_REDIS_URL is not set (run .ci/run, or point it at a Re
 
 type Target = { name: string; create(): JobQueue; cleanup(): Promise<void> };
 
-const inProcess: Target = { name: 'in-process', create: () => new InProcessJobQueue(), cleanup: async () => undefined };
+const inProcess: Target = {
+  name: 'in-process',
+  create: () => new InProcessJobQueue(),
+  cleanup: async () => undefined,
+};
 
 function bullmq(redisUrl: string): Target {
   const prefixes: string[] = [];
@@ -89,7 +93,11 @@ function suite(target: Target) {
       },
       { onFailed: (job, error) => failures.push({ job, error }) },
     );
-    await queue.add('expo', 'y', { attempts: 3, backoff: { type: 'exponential', delayMs: 100 }, jobId: 'expo-1' });
+    await queue.add('expo', 'y', {
+      attempts: 3,
+      backoff: { type: 'exponential', delayMs: 100 },
+      jobId: 'expo-1',
+    });
     await waitFor(() => failures.length === 1);
     expect(at).toHaveLength(3);
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(90);

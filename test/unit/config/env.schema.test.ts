@@ -72,15 +72,25 @@ describe('parseConfig', () => {
     });
     expect(config.server.publicUrl).toBe('http://0.0.0.0:9090');
     expect(config.gitea.url).toBe('https://git.example.com');
-    expect(config.tools).toMatchObject({ readOnly: true, allowSudo: false, toolsets: ['repository', 'issue'], mode: 'discovery' });
+    expect(config.tools).toMatchObject({
+      readOnly: true,
+      allowSudo: false,
+      toolsets: ['repository', 'issue'],
+      mode: 'discovery',
+    });
     expect(config.mcp.allowedOrigins).toEqual(['https://a.example.com', 'http://localhost:5173']);
     expect(config.secrets.detectionMode).toBe('block');
-    expect(config.storage).toMatchObject({ databaseUrl: 'postgresql://u:p@db:5432/aegis', redisUrl: 'redis://cache:6379' });
+    expect(config.storage).toMatchObject({
+      databaseUrl: 'postgresql://u:p@db:5432/aegis',
+      redisUrl: 'redis://cache:6379',
+    });
     expect(config.audit.retentionDays).toBe(0);
   });
 
   it('accepts a base64 encryption key of 32 bytes and treats empty strings as unset', () => {
-    expect(ok({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).secrets.encryptionKey).not.toBeNull();
+    expect(
+      ok({ ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).secrets.encryptionKey,
+    ).not.toBeNull();
     expect(ok({ GITEA_TOKEN: '', PORT: '  ' }).gitea.token).toBeNull();
   });
 
@@ -128,7 +138,8 @@ describe('parseConfig', () => {
       MAX_BINARY_BYTES: 'abc-visible',
     };
     const message = formatConfigIssues(issues(env));
-    for (const value of ['topsecret', 'hunter2', 'pw-redis', 'abc-visible']) expect(message).not.toContain(value);
+    for (const value of ['topsecret', 'hunter2', 'pw-redis', 'abc-visible'])
+      expect(message).not.toContain(value);
   });
 
   it('requires the OAuth client id and secret together', () => {
@@ -140,7 +151,14 @@ describe('parseConfig', () => {
   it('marks every secret-bearing variable sensitive', () => {
     const sensitive = ENV_VARS.filter((v) => v.sensitive).map((v) => v.name);
     expect(sensitive.sort()).toEqual(
-      ['DATABASE_URL', 'ENCRYPTION_KEY', 'GITEA_OAUTH_CLIENT_SECRET', 'GITEA_TOKEN', 'MCP_BEARER_TOKEN', 'REDIS_URL'].sort(),
+      [
+        'DATABASE_URL',
+        'ENCRYPTION_KEY',
+        'GITEA_OAUTH_CLIENT_SECRET',
+        'GITEA_TOKEN',
+        'MCP_BEARER_TOKEN',
+        'REDIS_URL',
+      ].sort(),
     );
   });
 
