@@ -93,7 +93,10 @@ export function requireAdmin(ctx: Ctx): User {
 }
 
 /** Gitea's repoAssignment + reqRepoReader/Writer/Admin: invisible repos are 404. */
-export function loadRepo(ctx: Ctx, need: 'read' | 'write' | 'admin' = 'read'): { repo: Repo; owner: User; perm: RepoPerm } {
+export function loadRepo(
+  ctx: Ctx,
+  need: 'read' | 'write' | 'admin' = 'read',
+): { repo: Repo; owner: User; perm: RepoPerm } {
   const owner = findUser(ctx.state, ctx.params.owner ?? '');
   const name = (ctx.params.repo ?? '').toLowerCase();
   const repo = owner && ctx.state.repos.find((r) => r.ownerId === owner.id && r.name.toLowerCase() === name);
@@ -106,7 +109,8 @@ export function loadRepo(ctx: Ctx, need: 'read' | 'write' | 'admin' = 'read'): {
       throw new HttpError(403, 'user should have a permission to write to a repo');
     if (need === 'admin' && !permAtLeast(perm, 'admin'))
       throw new HttpError(403, 'user should be an owner or a collaborator with admin write of a repository');
-    if (repo.archived && ctx.method !== 'GET' && need === 'write') throw new HttpError(423, 'repo is archived');
+    if (repo.archived && ctx.method !== 'GET' && need === 'write')
+      throw new HttpError(423, 'repo is archived');
   }
   return { repo, owner, perm };
 }
@@ -124,7 +128,8 @@ export function loadOrg(ctx: Ctx, param = 'org', need: 'read' | 'member' | 'owne
 
 export function loadUser(ctx: Ctx, param = 'username'): User {
   const user = findUser(ctx.state, ctx.params[param] ?? '');
-  if (!user || !canSeeOwner(ctx.state, user, ctx.doer)) throw notFound(`user redirect does not exist [name: ${ctx.params[param]}]`);
+  if (!user || !canSeeOwner(ctx.state, user, ctx.doer))
+    throw notFound(`user redirect does not exist [name: ${ctx.params[param]}]`);
   return user;
 }
 
@@ -144,13 +149,15 @@ export function paged<T, R>(ctx: Ctx, items: T[], map: (item: T) => R, status = 
 export function bodyOf(ctx: Ctx): Record<string, any> {
   const b = ctx.body;
   if (b === undefined) return {};
-  if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new HttpError(422, 'invalid request body');
+  if (typeof b !== 'object' || b === null || Array.isArray(b))
+    throw new HttpError(422, 'invalid request body');
   return b as Record<string, any>;
 }
 
 export function requireFields(body: Record<string, any>, ...names: string[]): void {
   const missing = names.filter((n) => body[n] === undefined || body[n] === null || body[n] === '');
-  if (missing.length) throw new HttpError(422, `[${missing.map((m) => m[0]!.toUpperCase() + m.slice(1)).join(' ')}]: Required`);
+  if (missing.length)
+    throw new HttpError(422, `[${missing.map((m) => m[0]!.toUpperCase() + m.slice(1)).join(' ')}]: Required`);
 }
 
 export const intParam = (ctx: Ctx, name: string): number => {

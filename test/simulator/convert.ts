@@ -1,6 +1,18 @@
 // State -> API objects, shaped like Gitea's services/convert (field names and types as the
 // swagger declares; nil pointers become null as Go's encoder writes them).
-import { blobSha, type Commit, type Hook, type Issue, type Label, type Milestone, type Release, type Repo, type SimState, type Team, type User } from './state';
+import {
+  blobSha,
+  type Commit,
+  type Hook,
+  type Issue,
+  type Label,
+  type Milestone,
+  type Release,
+  type Repo,
+  type SimState,
+  type Team,
+  type User,
+} from './state';
 import { repoPerm, permAtLeast, type World } from './context';
 
 const userById = (s: SimState, id: number): User => s.users.find((u) => u.id === id)!;
@@ -110,10 +122,18 @@ export function toRepo(w: World, s: SimState, r: Repo, viewer: User | null): Rec
     created_at: r.created,
     updated_at: r.updated,
     archived_at: '1970-01-01T00:00:00Z',
-    permissions: { admin: permAtLeast(perm, 'admin'), push: permAtLeast(perm, 'write'), pull: permAtLeast(perm, 'read') },
+    permissions: {
+      admin: permAtLeast(perm, 'admin'),
+      push: permAtLeast(perm, 'write'),
+      pull: permAtLeast(perm, 'read'),
+    },
     has_code: true,
     has_issues: r.hasIssues,
-    internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true },
+    internal_tracker: {
+      enable_time_tracker: true,
+      allow_only_contributors_to_track_time: true,
+      enable_issue_dependencies: true,
+    },
     has_wiki: r.hasWiki,
     has_pull_requests: r.hasPullRequests,
     has_projects: true,
@@ -146,11 +166,18 @@ export function toRepo(w: World, s: SimState, r: Repo, viewer: User | null): Rec
 }
 
 export function toRepoMeta(s: SimState, r: Repo): Record<string, unknown> {
-  return { id: r.id, name: r.name, owner: userById(s, r.ownerId).login, full_name: `${userById(s, r.ownerId).login}/${r.name}` };
+  return {
+    id: r.id,
+    name: r.name,
+    owner: userById(s, r.ownerId).login,
+    full_name: `${userById(s, r.ownerId).login}/${r.name}`,
+  };
 }
 
-const repoBase = (w: World, s: SimState, r: Repo): string => `${w.baseUrl}/api/v1/repos/${userById(s, r.ownerId).login}/${r.name}`;
-const repoHtml = (w: World, s: SimState, r: Repo): string => `${root(w)}${userById(s, r.ownerId).login}/${r.name}`;
+const repoBase = (w: World, s: SimState, r: Repo): string =>
+  `${w.baseUrl}/api/v1/repos/${userById(s, r.ownerId).login}/${r.name}`;
+const repoHtml = (w: World, s: SimState, r: Repo): string =>
+  `${root(w)}${userById(s, r.ownerId).login}/${r.name}`;
 const encPath = (p: string): string => p.split('/').map(encodeURIComponent).join('/');
 
 export function toPayloadUser(u: User): Record<string, unknown> {
@@ -173,7 +200,13 @@ export function toPayloadCommit(w: World, s: SimState, r: Repo, c: Commit): Reco
   };
 }
 
-export function toBranch(w: World, s: SimState, r: Repo, name: string, viewer: User | null): Record<string, unknown> {
+export function toBranch(
+  w: World,
+  s: SimState,
+  r: Repo,
+  name: string,
+  viewer: User | null,
+): Record<string, unknown> {
   const c = r.commits.get(r.branches.get(name)!)!;
   const canPush = permAtLeast(repoPerm(s, r, viewer), 'write');
   return {
@@ -193,7 +226,14 @@ export function toCommitUser(u: User, date: string): Record<string, unknown> {
   return { name: u.fullName || u.login, email: u.email, date };
 }
 
-export function toCommit(w: World, s: SimState, r: Repo, c: Commit, viewer: User | null, withFiles = true): Record<string, unknown> {
+export function toCommit(
+  w: World,
+  s: SimState,
+  r: Repo,
+  c: Commit,
+  viewer: User | null,
+  withFiles = true,
+): Record<string, unknown> {
   const u = userById(s, c.authorId);
   const base = repoBase(w, s, r);
   return {
@@ -207,13 +247,21 @@ export function toCommit(w: World, s: SimState, r: Repo, c: Commit, viewer: User
       committer: toCommitUser(u, c.date),
       message: c.message + '\n',
       tree: { url: `${base}/git/trees/${c.sha}`, sha: c.sha, created: c.date },
-      verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
+      verification: {
+        verified: false,
+        reason: 'gpg.error.not_signed_commit',
+        signature: '',
+        signer: null,
+        payload: '',
+      },
     },
     author: toUser(w, u, viewer),
     committer: toUser(w, u, viewer),
     parents: c.parents.map((p) => ({ url: `${base}/git/commits/${p}`, sha: p, created: c.date })),
     files: withFiles ? c.changed.map((f) => ({ filename: f.path, status: f.status })) : null,
-    stats: withFiles ? { total: c.changed.length * 2, additions: c.changed.length, deletions: c.changed.length } : null,
+    stats: withFiles
+      ? { total: c.changed.length * 2, additions: c.changed.length, deletions: c.changed.length }
+      : null,
   };
 }
 
@@ -285,7 +333,13 @@ export function toMilestone(r: Repo, m: Milestone): Record<string, unknown> {
   };
 }
 
-export function toIssue(w: World, s: SimState, r: Repo, i: Issue, viewer: User | null): Record<string, unknown> {
+export function toIssue(
+  w: World,
+  s: SimState,
+  r: Repo,
+  i: Issue,
+  viewer: User | null,
+): Record<string, unknown> {
   const base = repoBase(w, s, r);
   const html = repoHtml(w, s, r);
   const assignees = i.assignees.map((id) => toUser(w, userById(s, id), viewer));
@@ -303,7 +357,10 @@ export function toIssue(w: World, s: SimState, r: Repo, i: Issue, viewer: User |
     body: i.body,
     ref: '',
     assets: [],
-    labels: i.labels.map((id) => r.labels.find((l) => l.id === id)).filter((l): l is Label => !!l).map((l) => toLabel(w, base, l)),
+    labels: i.labels
+      .map((id) => r.labels.find((l) => l.id === id))
+      .filter((l): l is Label => !!l)
+      .map((l) => toLabel(w, base, l)),
     milestone: milestone ? toMilestone(r, milestone) : null,
     assignee: assignees[0] ?? null,
     assignees: assignees.length ? assignees : null,
@@ -316,7 +373,12 @@ export function toIssue(w: World, s: SimState, r: Repo, i: Issue, viewer: User |
     due_date: null,
     time_estimate: 0,
     pull_request: i.pull
-      ? { merged: i.pull.merged, merged_at: i.pull.mergedAt, draft: i.pull.draft, html_url: `${html}/pulls/${i.number}` }
+      ? {
+          merged: i.pull.merged,
+          merged_at: i.pull.mergedAt,
+          draft: i.pull.draft,
+          html_url: `${html}/pulls/${i.number}`,
+        }
       : null,
     repository: toRepoMeta(s, r),
     pin_order: 0,
@@ -324,12 +386,24 @@ export function toIssue(w: World, s: SimState, r: Repo, i: Issue, viewer: User |
   };
 }
 
-export function toPull(w: World, s: SimState, r: Repo, i: Issue, viewer: User | null): Record<string, unknown> {
+export function toPull(
+  w: World,
+  s: SimState,
+  r: Repo,
+  i: Issue,
+  viewer: User | null,
+): Record<string, unknown> {
   const p = i.pull!;
   const issue = toIssue(w, s, r, i, viewer);
   const html = repoHtml(w, s, r);
   const repoJson = toRepo(w, s, r, viewer);
-  const branchInfo = (ref: string, sha: string): Record<string, unknown> => ({ label: ref, ref, sha, repo_id: r.id, repo: repoJson });
+  const branchInfo = (ref: string, sha: string): Record<string, unknown> => ({
+    label: ref,
+    ref,
+    sha,
+    repo_id: r.id,
+    repo: repoJson,
+  });
   return {
     id: p.id,
     url: `${html}/pulls/${i.number}`,
@@ -372,7 +446,13 @@ export function toPull(w: World, s: SimState, r: Repo, i: Issue, viewer: User | 
   };
 }
 
-export function toRelease(w: World, s: SimState, r: Repo, rel: Release, viewer: User | null): Record<string, unknown> {
+export function toRelease(
+  w: World,
+  s: SimState,
+  r: Repo,
+  rel: Release,
+  viewer: User | null,
+): Record<string, unknown> {
   const base = repoBase(w, s, r);
   const html = repoHtml(w, s, r);
   return {

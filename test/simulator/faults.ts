@@ -53,7 +53,8 @@ export class FaultSwitches {
   /** Merges every rule matching this request, consuming one use of counted rules. */
   take(method: string, path: string): FaultRule | null {
     const hit = this.rules.filter(
-      (r) => (!r.pathPrefix || path.startsWith(r.pathPrefix)) && (!r.method || r.method.toUpperCase() === method),
+      (r) =>
+        (!r.pathPrefix || path.startsWith(r.pathPrefix)) && (!r.method || r.method.toUpperCase() === method),
     );
     if (!hit.length) return null;
     const merged: FaultRule = {};

@@ -58,7 +58,11 @@ export function tarGz(prefix: string, tree: Map<string, Buffer>, date: string): 
   const mtime = Math.floor(new Date(date).getTime() / 1000);
   const parts: Buffer[] = [];
   for (const [path, data] of [...tree.entries()].sort()) {
-    parts.push(tarHeader(`${prefix}/${path}`, data.length, mtime), data, Buffer.alloc((512 - (data.length % 512)) % 512));
+    parts.push(
+      tarHeader(`${prefix}/${path}`, data.length, mtime),
+      data,
+      Buffer.alloc((512 - (data.length % 512)) % 512),
+    );
   }
   parts.push(Buffer.alloc(1024));
   return gzipSync(Buffer.concat(parts));

@@ -80,7 +80,13 @@ export function pageInfo(query: URLSearchParams): PageInfo {
  * Builds Gitea's Link header: next, last, first, prev in that order (as SetLinkHeader does),
  * each pointing at the same path with only `page` changed.
  */
-export function linkHeader(baseUrl: string, rawPath: string, query: URLSearchParams, total: number, p: PageInfo): string {
+export function linkHeader(
+  baseUrl: string,
+  rawPath: string,
+  query: URLSearchParams,
+  total: number,
+  p: PageInfo,
+): string {
   const pages = Math.max(1, Math.ceil(total / p.limit));
   const at = (n: number): string => {
     const q = new URLSearchParams(query);

@@ -44,10 +44,21 @@ type Auth = { doer: User | null; token: AccessToken | null; kind: Ctx['authKind'
 
 function scopeCategory(path: string): string {
   if (path.startsWith('/admin')) return 'admin';
-  if (/^\/repos\/[^/]+\/[^/]+\/(issues|labels|milestones)(\/|$)/.test(path) || path.startsWith('/repos/issues')) return 'issue';
-  if (/^\/repos\/[^/]+\/[^/]+\/notifications/.test(path) || path.startsWith('/notifications')) return 'notification';
-  if (path.startsWith('/repos') || /^\/users?\/([^/]+\/)?repos/.test(path) || path.startsWith('/user/repos')) return 'repository';
-  if (path.startsWith('/orgs') || path.startsWith('/teams') || path.startsWith('/user/orgs') || /^\/users\/[^/]+\/orgs/.test(path))
+  if (
+    /^\/repos\/[^/]+\/[^/]+\/(issues|labels|milestones)(\/|$)/.test(path) ||
+    path.startsWith('/repos/issues')
+  )
+    return 'issue';
+  if (/^\/repos\/[^/]+\/[^/]+\/notifications/.test(path) || path.startsWith('/notifications'))
+    return 'notification';
+  if (path.startsWith('/repos') || /^\/users?\/([^/]+\/)?repos/.test(path) || path.startsWith('/user/repos'))
+    return 'repository';
+  if (
+    path.startsWith('/orgs') ||
+    path.startsWith('/teams') ||
+    path.startsWith('/user/orgs') ||
+    /^\/users\/[^/]+\/orgs/.test(path)
+  )
     return 'organization';
   if (path.startsWith('/user')) return 'user';
   if (path.startsWith('/packages')) return 'package';
@@ -100,7 +111,8 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
 
   const handleApi = async (req: IncomingMessage, rawPath: string, query: URLSearchParams): Promise<Reply> => {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (rawPath === '/swagger.v1.json' || rawPath === '/swagger') return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
+    if (rawPath === '/swagger.v1.json' || rawPath === '/swagger')
+      return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
     const match = router.match(method, rawPath);
     if (match === null) throw new HttpError(404, 'not found');
     if (match === 'method') throw new HttpError(405, 'method not allowed');
@@ -126,7 +138,10 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
     }
     const handler: Handler | undefined = handlers[match.route.operation.operationId];
     if (!handler) {
-      throw new HttpError(501, `${match.route.operation.operationId} is not implemented by the Gitea simulator`);
+      throw new HttpError(
+        501,
+        `${match.route.operation.operationId} is not implemented by the Gitea simulator`,
+      );
     }
     const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req);
     const ctx: Ctx = {
@@ -148,25 +163,39 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
 
   const handleWeb = async (req: IncomingMessage, path: string, query: URLSearchParams): Promise<Reply> => {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (path === '/swagger.v1.json' && method === 'GET') return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
+    if (path === '/swagger.v1.json' && method === 'GET')
+      return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
     if (path === '/login/oauth/authorize' && method === 'GET') return oauth.authorize(req, query);
     if (path === '/login/oauth/access_token' && method === 'POST') {
       const body = parseBody(await readBody(req), req.headers['content-type']);
       const form: Record<string, string> = {};
-      for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>)) if (typeof v === 'string') form[k] = v;
+      for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>))
+        if (typeof v === 'string') form[k] = v;
       return oauth.accessToken(req, form);
     }
-    if (path === '/login/oauth/userinfo' && (method === 'GET' || method === 'POST')) return oauth.userinfo(req);
+    if (path === '/login/oauth/userinfo' && (method === 'GET' || method === 'POST'))
+      return oauth.userinfo(req);
     if (path === '/.well-known/openid-configuration' && method === 'GET') return oauth.openidConfiguration();
     if (path === '/user/login' && method === 'GET') {
       return {
         status: 200,
         contentType: 'text/html; charset=utf-8',
-        raw: Buffer.from('<!DOCTYPE html><html><body><p>Gitea simulator: sign in is done by tests (oauth.approve or oauth.autoApproveAs).</p></body></html>'),
+        raw: Buffer.from(
+          '<!DOCTYPE html><html><body><p>Gitea simulator: sign in is done by tests (oauth.approve or oauth.autoApproveAs).</p></body></html>',
+        ),
       };
     }
-    if (path === '/' || path === '') return { status: 200, contentType: 'text/html; charset=utf-8', raw: Buffer.from('<!DOCTYPE html><title>Gitea simulator</title>') };
-    return { status: 404, contentType: 'text/plain; charset=utf-8', raw: Buffer.from('404 page not found\n') };
+    if (path === '/' || path === '')
+      return {
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        raw: Buffer.from('<!DOCTYPE html><title>Gitea simulator</title>'),
+      };
+    return {
+      status: 404,
+      contentType: 'text/plain; charset=utf-8',
+      raw: Buffer.from('404 page not found\n'),
+    };
   };
 
   const send = async (res: ServerResponse, reply: Reply, fault: FaultRule | null): Promise<void> => {
@@ -207,14 +236,31 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
     }
     let reply: Reply;
     try {
-      if (fault?.nextStatus) throw new HttpError(fault.nextStatus, `simulated failure (status ${fault.nextStatus})`);
-      if (fault?.hugeBodyBytes) reply = { status: 200, raw: Buffer.from(hugeJson(fault.hugeBodyBytes)), contentType: 'application/json;charset=utf-8' };
-      else if (fault?.deepJsonLevels) reply = { status: 200, raw: Buffer.from(deepJson(fault.deepJsonLevels)), contentType: 'application/json;charset=utf-8' };
-      else if (rawPath === '/api/v1' || rawPath.startsWith('/api/v1/')) reply = await handleApi(req, rawPath.slice('/api/v1'.length) || '/', query);
+      if (fault?.nextStatus)
+        throw new HttpError(fault.nextStatus, `simulated failure (status ${fault.nextStatus})`);
+      if (fault?.hugeBodyBytes)
+        reply = {
+          status: 200,
+          raw: Buffer.from(hugeJson(fault.hugeBodyBytes)),
+          contentType: 'application/json;charset=utf-8',
+        };
+      else if (fault?.deepJsonLevels)
+        reply = {
+          status: 200,
+          raw: Buffer.from(deepJson(fault.deepJsonLevels)),
+          contentType: 'application/json;charset=utf-8',
+        };
+      else if (rawPath === '/api/v1' || rawPath.startsWith('/api/v1/'))
+        reply = await handleApi(req, rawPath.slice('/api/v1'.length) || '/', query);
       else reply = await handleWeb(req, rawPath, query);
     } catch (err) {
-      if (err instanceof HttpError) reply = { status: err.status, json: { message: err.message, url: errUrl(), ...(err.extra ?? {}) } };
-      else reply = { status: 500, json: { message: err instanceof Error ? err.message : 'internal error', url: errUrl() } };
+      if (err instanceof HttpError)
+        reply = { status: err.status, json: { message: err.message, url: errUrl(), ...(err.extra ?? {}) } };
+      else
+        reply = {
+          status: 500,
+          json: { message: err instanceof Error ? err.message : 'internal error', url: errUrl() },
+        };
     }
     // Drain an unread request body so keep-alive connections stay usable.
     req.resume();

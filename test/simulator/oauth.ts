@@ -12,7 +12,12 @@ type TokenClaims = { gnt: number; tt: 0 | 1; cnt?: number; exp: number; iat: num
 
 const b64url = (b: Buffer | string): string => Buffer.from(b).toString('base64url');
 
-export type RegisterAppInput = { name: string; redirectUris: string[]; confidential?: boolean; login?: string };
+export type RegisterAppInput = {
+  name: string;
+  redirectUris: string[];
+  confidential?: boolean;
+  login?: string;
+};
 
 export class OAuthProvider {
   /** When set, GET /login/oauth/authorize approves at once as this login (a stand-in for the consent click). */
@@ -39,16 +44,35 @@ export class OAuthProvider {
   }
 
   /** Approves an authorization as `login` without a browser; returns the authorization code. */
-  approve(input: { clientId: string; redirectUri: string; codeChallenge?: string; codeChallengeMethod?: string; login: string; state?: string }): string {
+  approve(input: {
+    clientId: string;
+    redirectUri: string;
+    codeChallenge?: string;
+    codeChallengeMethod?: string;
+    login: string;
+    state?: string;
+  }): string {
     const app = this.state.oauthApps.find((a) => a.clientId === input.clientId);
     if (!app) throw new Error('unknown client_id');
     if (!app.redirectUris.includes(input.redirectUri)) throw new Error('redirect_uri not registered');
     const user = findUser(this.state, input.login);
     if (!user) throw new Error(`no such user ${input.login}`);
-    return this.issueCode(app, user, input.redirectUri, input.codeChallenge ?? '', input.codeChallengeMethod ?? (input.codeChallenge ? 'S256' : ''));
+    return this.issueCode(
+      app,
+      user,
+      input.redirectUri,
+      input.codeChallenge ?? '',
+      input.codeChallengeMethod ?? (input.codeChallenge ? 'S256' : ''),
+    );
   }
 
-  private issueCode(app: OAuthApp, user: User, redirectUri: string, challenge: string, method: string): string {
+  private issueCode(
+    app: OAuthApp,
+    user: User,
+    redirectUri: string,
+    challenge: string,
+    method: string,
+  ): string {
     const code = randomBytes(24).toString('base64url');
     this.state.oauthCodes.set(code, {
       code,
@@ -94,11 +118,29 @@ export class OAuthProvider {
   private tokenResponse(grant: OAuthGrant): Reply {
     const now = this.now();
     grant.counter += 1;
-    const access = this.sign({ gnt: grant.id, tt: 0, exp: now + this.accessTokenTtlSeconds, iat: now, nbf: now });
-    const refresh = this.sign({ gnt: grant.id, tt: 1, cnt: grant.counter, exp: now + this.refreshTokenTtlSeconds, iat: now, nbf: now });
+    const access = this.sign({
+      gnt: grant.id,
+      tt: 0,
+      exp: now + this.accessTokenTtlSeconds,
+      iat: now,
+      nbf: now,
+    });
+    const refresh = this.sign({
+      gnt: grant.id,
+      tt: 1,
+      cnt: grant.counter,
+      exp: now + this.refreshTokenTtlSeconds,
+      iat: now,
+      nbf: now,
+    });
     return {
       status: 200,
-      json: { access_token: access, token_type: 'Bearer', expires_in: this.accessTokenTtlSeconds, refresh_token: refresh },
+      json: {
+        access_token: access,
+        token_type: 'Bearer',
+        expires_in: this.accessTokenTtlSeconds,
+        refresh_token: refresh,
+      },
       headers: { 'Cache-Control': 'no-store' },
     };
   }
@@ -121,15 +163,23 @@ export class OAuthProvider {
       if (state) u.searchParams.set('state', state);
       return { status: 302, headers: { Location: u.toString() } };
     };
-    if (query.get('response_type') !== 'code') return fail('unsupported_response_type', 'Only code response type is supported.');
+    if (query.get('response_type') !== 'code')
+      return fail('unsupported_response_type', 'Only code response type is supported.');
     const challenge = query.get('code_challenge') ?? '';
     const method = query.get('code_challenge_method') ?? (challenge ? 'plain' : '');
-    if (challenge && method !== 'S256' && method !== 'plain') return fail('invalid_request', 'unsupported code challenge method');
-    if (!app.confidential && !challenge) return fail('invalid_request', 'PKCE is required for public clients');
-    const user = basicUser(this.state, req) ?? (this.autoApproveAs ? findUser(this.state, this.autoApproveAs) : undefined);
+    if (challenge && method !== 'S256' && method !== 'plain')
+      return fail('invalid_request', 'unsupported code challenge method');
+    if (!app.confidential && !challenge)
+      return fail('invalid_request', 'PKCE is required for public clients');
+    const user =
+      basicUser(this.state, req) ??
+      (this.autoApproveAs ? findUser(this.state, this.autoApproveAs) : undefined);
     if (!user) {
       const back = `/login/oauth/authorize?${query.toString()}`;
-      return { status: 303, headers: { Location: `${this.world.baseUrl}/user/login?redirect_to=${encodeURIComponent(back)}` } };
+      return {
+        status: 303,
+        headers: { Location: `${this.world.baseUrl}/user/login?redirect_to=${encodeURIComponent(back)}` },
+      };
     }
     const code = this.issueCode(app, user, redirectUri, challenge, method);
     const u = new URL(redirectUri);
@@ -139,7 +189,11 @@ export class OAuthProvider {
   }
 
   private page(status: number, message: string): Reply {
-    return { status, raw: Buffer.from(`<!DOCTYPE html><html><body><p>${message}</p></body></html>`), contentType: 'text/html; charset=utf-8' };
+    return {
+      status,
+      raw: Buffer.from(`<!DOCTYPE html><html><body><p>${message}</p></body></html>`),
+      contentType: 'text/html; charset=utf-8',
+    };
   }
 
   /** POST /login/oauth/access_token (form or JSON; client_secret_basic or client_secret_post). */
@@ -155,17 +209,23 @@ export class OAuthProvider {
     const app = this.state.oauthApps.find((a) => a.clientId === clientId);
     if (!app) return this.error('invalid_client', `cannot load client with client id: '${clientId}'`);
     if (app.confidential || clientSecret) {
-      if (!clientSecret || sha256(clientSecret) !== app.clientSecretHash) return this.error('unauthorized_client', 'invalid client secret');
+      if (!clientSecret || sha256(clientSecret) !== app.clientSecretHash)
+        return this.error('unauthorized_client', 'invalid client secret');
     }
     if (form.grant_type === 'authorization_code') {
       const code = this.state.oauthCodes.get(form.code ?? '');
       if (!code || code.appId !== app.id || code.used || code.expiresAt <= this.now())
         return this.error('invalid_grant', 'client is not authorized');
-      if (code.redirectUri !== (form.redirect_uri ?? '')) return this.error('unauthorized_client', 'unexpected redirect URI');
+      if (code.redirectUri !== (form.redirect_uri ?? ''))
+        return this.error('unauthorized_client', 'unexpected redirect URI');
       if (code.challenge) {
         const verifier = form.code_verifier ?? '';
-        const computed = code.challengeMethod === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
-        if (!verifier || computed !== code.challenge) return this.error('unauthorized_client', 'failed PKCE code challenge');
+        const computed =
+          code.challengeMethod === 'S256'
+            ? createHash('sha256').update(verifier).digest('base64url')
+            : verifier;
+        if (!verifier || computed !== code.challenge)
+          return this.error('unauthorized_client', 'failed PKCE code challenge');
       } else if (!app.confidential) {
         return this.error('unauthorized_client', 'PKCE is required for public clients');
       }
@@ -173,21 +233,32 @@ export class OAuthProvider {
       this.state.oauthCodes.delete(code.code);
       let grant = this.state.oauthGrants.find((g) => g.appId === app.id && g.userId === code.userId);
       if (!grant) {
-        grant = { id: this.state.nextId(), appId: app.id, userId: code.userId, counter: 0, scope: form.scope ?? '', created: nowIso(this.state) };
+        grant = {
+          id: this.state.nextId(),
+          appId: app.id,
+          userId: code.userId,
+          counter: 0,
+          scope: form.scope ?? '',
+          created: nowIso(this.state),
+        };
         this.state.oauthGrants.push(grant);
       }
       return this.tokenResponse(grant);
     }
     if (form.grant_type === 'refresh_token') {
       const c = this.verify(form.refresh_token ?? '');
-      if (!c || c.tt !== 1 || c.exp <= this.now()) return this.error('unauthorized_client', 'unable to parse refresh token');
+      if (!c || c.tt !== 1 || c.exp <= this.now())
+        return this.error('unauthorized_client', 'unable to parse refresh token');
       const grant = this.state.oauthGrants.find((g) => g.id === c.gnt);
       if (!grant || grant.appId !== app.id) return this.error('invalid_grant', 'grant does not exist');
       // Rotation: only the newest refresh token of a grant is accepted.
       if (c.cnt !== grant.counter) return this.error('unauthorized_client', 'token was already used');
       return this.tokenResponse(grant);
     }
-    return this.error('unsupported_grant_type', 'Only refresh_token or authorization_code grant type is supported');
+    return this.error(
+      'unsupported_grant_type',
+      'Only refresh_token or authorization_code grant type is supported',
+    );
   }
 
   /** GET/POST /login/oauth/userinfo */
@@ -195,7 +266,11 @@ export class OAuthProvider {
     const m = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
     const user = m ? this.userForAccessToken(m[1]!.trim()) : null;
     if (!user) {
-      return { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm=""' }, json: { error: 'invalid_token', error_description: 'invalid or expired access token' } };
+      return {
+        status: 401,
+        headers: { 'WWW-Authenticate': 'Bearer realm=""' },
+        json: { error: 'invalid_token', error_description: 'invalid or expired access token' },
+      };
     }
     return {
       status: 200,
@@ -238,13 +313,21 @@ export class OAuthProvider {
   }
 }
 
-export function createApp(state: SimState, owner: User, name: string, redirectUris: string[], confidential: boolean): { app: OAuthApp; secret: string } {
+export function createApp(
+  state: SimState,
+  owner: User,
+  name: string,
+  redirectUris: string[],
+  confidential: boolean,
+): { app: OAuthApp; secret: string } {
   const secret = 'gto_' + randomBytes(26).toString('hex').slice(0, 52);
   const app: OAuthApp = {
     id: state.nextId(),
     userId: owner.id,
     name,
-    clientId: [randomBytes(4), randomBytes(2), randomBytes(2), randomBytes(2), randomBytes(6)].map((b) => b.toString('hex')).join('-'),
+    clientId: [randomBytes(4), randomBytes(2), randomBytes(2), randomBytes(2), randomBytes(6)]
+      .map((b) => b.toString('hex'))
+      .join('-'),
     clientSecretHash: sha256(secret),
     redirectUris,
     confidential,

@@ -16,7 +16,13 @@ import {
 
 export type SeedName = 'demo' | 'test' | 'empty';
 
-export type SeededTokens = { admin: string; alice: string; bob: string; readOnly: string; [login: string]: string };
+export type SeededTokens = {
+  admin: string;
+  alice: string;
+  bob: string;
+  readOnly: string;
+  [login: string]: string;
+};
 
 const ALL_READ = [
   'read:activitypub',
@@ -50,7 +56,9 @@ export function secretFileContent(): string {
   const gh = ['gh', 'p_', filler('gh', 36, ALNUM)].join('');
   const slack = ['xo', 'xb-', filler('s1', 12, '0123456789'), '-', filler('s2', 24, ALNUM)].join('');
   const pemType = ['RSA', 'PRIVATE', 'KEY'].join(' ');
-  const body = filler('pem', 256, B64).match(/.{1,64}/g)!.join('\n');
+  const body = filler('pem', 256, B64)
+    .match(/.{1,64}/g)!
+    .join('\n');
   return [
     '# local settings (do not commit)',
     `AWS_ACCESS_KEY_ID=${awsId}`,
@@ -101,7 +109,10 @@ function seedWorld(state: SimState, alice: User, bob: User): void {
   commitFiles(state, widgets, 'main', alice, 'Add service code and docs', [
     { path: 'src/index.ts', content: Buffer.from("export const hello = (): string => 'widgets';\n") },
     { path: 'docs/guide/intro.md', content: Buffer.from('# Introduction\n\nHow to use widgets.\n') },
-    { path: '.editorconfig', content: Buffer.from('root = true\n\n[*]\nindent_style = space\nindent_size = 2\n') },
+    {
+      path: '.editorconfig',
+      content: Buffer.from('root = true\n\n[*]\nindent_style = space\nindent_size = 2\n'),
+    },
     { path: 'config/.env', content: Buffer.from(secretFileContent()) },
   ]);
   const mainSha = widgets.branches.get('main')!;
@@ -127,8 +138,22 @@ function seedWorld(state: SimState, alice: User, bob: User): void {
   ]);
 
   widgets.labels.push(
-    { id: state.nextId(), name: 'bug', color: 'ee0701', description: 'Something is broken', exclusive: false, archived: false },
-    { id: state.nextId(), name: 'enhancement', color: '84b6eb', description: 'New feature', exclusive: false, archived: false },
+    {
+      id: state.nextId(),
+      name: 'bug',
+      color: 'ee0701',
+      description: 'Something is broken',
+      exclusive: false,
+      archived: false,
+    },
+    {
+      id: state.nextId(),
+      name: 'enhancement',
+      color: '84b6eb',
+      description: 'New feature',
+      exclusive: false,
+      archived: false,
+    },
   );
   const date = nowIso(state);
   widgets.milestones.push({
@@ -144,7 +169,10 @@ function seedWorld(state: SimState, alice: User, bob: User): void {
   const bug = addIssue(state, widgets, bob, 'Crash on empty input', 'Steps: call hello with nothing.', {
     labels: [widgets.labels[0]!.id],
   });
-  addIssue(state, widgets, alice, 'Document the widget API', 'We need docs.', { labels: [widgets.labels[1]!.id], milestoneId: widgets.milestones[0]!.id });
+  addIssue(state, widgets, alice, 'Document the widget API', 'We need docs.', {
+    labels: [widgets.labels[1]!.id],
+    milestoneId: widgets.milestones[0]!.id,
+  });
   addIssue(state, widgets, alice, 'Old question', 'Answered.', { state: 'closed' });
   addIssue(state, widgets, bob, 'Add feature x', 'Implements x.', {
     pull: {
@@ -160,7 +188,14 @@ function seedWorld(state: SimState, alice: User, bob: User): void {
       draft: false,
     },
   });
-  widgets.comments.push({ id: state.nextId(), issueId: bug.id, body: 'I can reproduce this.', userId: alice.id, created: date, updated: date });
+  widgets.comments.push({
+    id: state.nextId(),
+    issueId: bug.id,
+    body: 'I can reproduce this.',
+    userId: alice.id,
+    created: date,
+    updated: date,
+  });
   widgets.statuses.push({
     id: state.nextId(),
     sha: mainSha,

@@ -54,7 +54,14 @@ export type Release = {
   created: string;
 };
 
-export type Label = { id: number; name: string; color: string; description: string; exclusive: boolean; archived: boolean };
+export type Label = {
+  id: number;
+  name: string;
+  color: string;
+  description: string;
+  exclusive: boolean;
+  archived: boolean;
+};
 export type Milestone = {
   id: number;
   title: string;
@@ -94,7 +101,14 @@ export type Issue = {
   };
 };
 
-export type IssueComment = { id: number; issueId: number; body: string; userId: number; created: string; updated: string };
+export type IssueComment = {
+  id: number;
+  issueId: number;
+  body: string;
+  userId: number;
+  created: string;
+  updated: string;
+};
 
 export type CommitStatus = {
   id: number;
@@ -176,7 +190,14 @@ export type OAuthApp = {
   created: string;
 };
 
-export type OAuthGrant = { id: number; appId: number; userId: number; counter: number; scope: string; created: string };
+export type OAuthGrant = {
+  id: number;
+  appId: number;
+  userId: number;
+  counter: number;
+  scope: string;
+  created: string;
+};
 export type OAuthCode = {
   code: string;
   appId: number;
@@ -246,7 +267,9 @@ export function createState(): SimState {
 export function addUser(
   state: SimState,
   login: string,
-  opts: Partial<Pick<User, 'isAdmin' | 'isOrg' | 'visibility' | 'fullName' | 'email' | 'password' | 'description'>> = {},
+  opts: Partial<
+    Pick<User, 'isAdmin' | 'isOrg' | 'visibility' | 'fullName' | 'email' | 'password' | 'description'>
+  > = {},
 ): User {
   const user: User = {
     id: state.nextId(),
@@ -266,8 +289,18 @@ export function addUser(
   return user;
 }
 
-export function addOrg(state: SimState, name: string, owner: User, opts: { visibility?: User['visibility']; description?: string } = {}): User {
-  const org = addUser(state, name, { isOrg: true, visibility: opts.visibility, description: opts.description, email: '' });
+export function addOrg(
+  state: SimState,
+  name: string,
+  owner: User,
+  opts: { visibility?: User['visibility']; description?: string } = {},
+): User {
+  const org = addUser(state, name, {
+    isOrg: true,
+    visibility: opts.visibility,
+    description: opts.description,
+    email: '',
+  });
   state.teams.push({
     id: state.nextId(),
     orgId: org.id,
@@ -306,8 +339,18 @@ export function commitFiles(
     }
   }
   const date = nowIso(state);
-  const sha = sha1(`${parentSha ?? ''}\n${message}\n${date}\n${state.nextId()}\n${[...tree.keys()].join(',')}`);
-  const commit: Commit = { sha, parents: parentSha ? [parentSha] : [], message, authorId: author.id, date, tree, changed };
+  const sha = sha1(
+    `${parentSha ?? ''}\n${message}\n${date}\n${state.nextId()}\n${[...tree.keys()].join(',')}`,
+  );
+  const commit: Commit = {
+    sha,
+    parents: parentSha ? [parentSha] : [],
+    message,
+    authorId: author.id,
+    date,
+    tree,
+    changed,
+  };
   repo.commits.set(sha, commit);
   repo.branches.set(branch, sha);
   repo.updated = date;
@@ -354,7 +397,9 @@ export function addRepo(
   };
   state.repos.push(repo);
   if (opts.autoInit !== false) {
-    const author = owner.isOrg ? (state.users.find((u) => state.orgMembers.get(owner.id)?.has(u.id)) ?? owner) : owner;
+    const author = owner.isOrg
+      ? (state.users.find((u) => state.orgMembers.get(owner.id)?.has(u.id)) ?? owner)
+      : owner;
     commitFiles(state, repo, repo.defaultBranch, author, 'Initial commit', [
       { path: 'README.md', content: Buffer.from(`# ${name}\n\n${repo.description}\n`) },
     ]);
@@ -362,8 +407,22 @@ export function addRepo(
   return repo;
 }
 
-export function addToken(state: SimState, user: User, name: string, scopes: string[], token = newToken()): AccessToken {
-  const t: AccessToken = { id: state.nextId(), userId: user.id, name, token, scopes, created: nowIso(state), lastUsed: null };
+export function addToken(
+  state: SimState,
+  user: User,
+  name: string,
+  scopes: string[],
+  token = newToken(),
+): AccessToken {
+  const t: AccessToken = {
+    id: state.nextId(),
+    userId: user.id,
+    name,
+    token,
+    scopes,
+    created: nowIso(state),
+    lastUsed: null,
+  };
   state.tokens.push(t);
   return t;
 }

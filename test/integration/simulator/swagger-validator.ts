@@ -10,7 +10,15 @@ type Schema = Record<string, any>;
 
 /** Go pointer fields (*string, *int64) that the swagger types as plain scalars; Gitea writes null for nil. */
 const POINTER_FIELDS: Record<string, string[]> = {
-  ContentsResponse: ['encoding', 'content', 'target', 'download_url', 'submodule_git_url', 'lfs_oid', 'lfs_size'],
+  ContentsResponse: [
+    'encoding',
+    'content',
+    'target',
+    'download_url',
+    'submodule_git_url',
+    'lfs_oid',
+    'lfs_size',
+  ],
   PullRequest: ['merge_commit_sha'],
 };
 
@@ -28,7 +36,9 @@ function transform(node: any): any {
   for (const [k, v] of Object.entries(node)) {
     if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/definitions/', 'gitea#/definitions/');
     else if (k === 'properties' && v && typeof v === 'object') {
-      out[k] = Object.fromEntries(Object.entries(v as Schema).map(([name, p]) => [name, nullable(transform(p))]));
+      out[k] = Object.fromEntries(
+        Object.entries(v as Schema).map(([name, p]) => [name, nullable(transform(p))]),
+      );
     } else out[k] = transform(v);
   }
   return out;
@@ -42,7 +52,8 @@ export class SwaggerValidator {
   constructor() {
     this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
-    for (const f of ['int64', 'int32', 'uint64', 'float', 'double', 'binary', 'byte']) this.ajv.addFormat(f, true);
+    for (const f of ['int64', 'int32', 'uint64', 'float', 'double', 'binary', 'byte'])
+      this.ajv.addFormat(f, true);
     const defs = transform(this.swagger.definitions) as Record<string, Schema>;
     for (const [def, fields] of Object.entries(POINTER_FIELDS)) {
       for (const f of fields) {
@@ -55,7 +66,8 @@ export class SwaggerValidator {
 
   operation(operationId: string): { method: string; path: string; op: any } {
     for (const [path, ops] of Object.entries(this.swagger.paths))
-      for (const [method, op] of Object.entries(ops)) if ((op as any).operationId === operationId) return { method, path, op };
+      for (const [method, op] of Object.entries(ops))
+        if ((op as any).operationId === operationId) return { method, path, op };
     throw new Error(`unknown operation ${operationId}`);
   }
 
@@ -76,6 +88,8 @@ export class SwaggerValidator {
       fn = this.ajv.compile(transform(schema));
       this.cache.set(key, fn);
     }
-    return fn(body) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+    return fn(body)
+      ? []
+      : (fn.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
   }
 }

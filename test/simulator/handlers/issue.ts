@@ -1,12 +1,33 @@
 // Issues, comments, labels, milestones and pull requests.
-import { bodyOf, findUser, intParam, loadRepo, paged, permAtLeast, repoPerm, requireFields, requireUser, type Ctx, type Handler } from '../context';
+import {
+  bodyOf,
+  findUser,
+  intParam,
+  loadRepo,
+  paged,
+  permAtLeast,
+  repoPerm,
+  requireFields,
+  requireUser,
+  type Ctx,
+  type Handler,
+} from '../context';
 import { toIssue, toLabel, toMilestone, toPull, toUser } from '../convert';
 import { formatPatch, treeDiff } from '../git.util';
 import { conflict, empty, forbidden, HttpError, json, notFound, unprocessable } from '../http.util';
-import { addIssue, commitFiles, nowIso, type Issue, type IssueComment, type Label, type Repo } from '../state';
+import {
+  addIssue,
+  commitFiles,
+  nowIso,
+  type Issue,
+  type IssueComment,
+  type Label,
+  type Repo,
+} from '../state';
 import { resolveRef, withCommitHeaders } from './repo';
 
-const repoApi = (ctx: Ctx, repo: Repo): string => `${ctx.world.baseUrl}/api/v1/repos/${ctx.params.owner}/${repo.name}`;
+const repoApi = (ctx: Ctx, repo: Repo): string =>
+  `${ctx.world.baseUrl}/api/v1/repos/${ctx.params.owner}/${repo.name}`;
 
 function findIssue(ctx: Ctx, repo: Repo, param = 'index'): Issue {
   const n = intParam(ctx, param);
@@ -17,7 +38,8 @@ function findIssue(ctx: Ctx, repo: Repo, param = 'index'): Issue {
 
 function canEditIssue(ctx: Ctx, repo: Repo, issue: Issue): void {
   const user = requireUser(ctx);
-  if (issue.userId !== user.id && !permAtLeast(repoPerm(ctx.state, repo, user), 'write')) throw forbidden('user is not allowed to edit issue');
+  if (issue.userId !== user.id && !permAtLeast(repoPerm(ctx.state, repo, user), 'write'))
+    throw forbidden('user is not allowed to edit issue');
 }
 
 function labelIds(repo: Repo, ctx: Ctx, input: unknown[]): number[] {
@@ -36,10 +58,22 @@ function issueList(ctx: Ctx, repo: Repo, pulls: boolean | null): Issue[] {
   const type = ctx.query.get('type');
   const created = ctx.query.get('created_by');
   return repo.issues
-    .filter((i) => (pulls === null ? (type === 'pulls' ? !!i.pull : type === 'issues' ? !i.pull : true) : !!i.pull === pulls))
+    .filter((i) =>
+      pulls === null
+        ? type === 'pulls'
+          ? !!i.pull
+          : type === 'issues'
+            ? !i.pull
+            : true
+        : !!i.pull === pulls,
+    )
     .filter((i) => state === 'all' || i.state === state)
     .filter((i) => !q || i.title.toLowerCase().includes(q) || i.body.toLowerCase().includes(q))
-    .filter((i) => !labels.length || labels.every((n) => i.labels.some((id) => repo.labels.find((l) => l.id === id)?.name === n)))
+    .filter(
+      (i) =>
+        !labels.length ||
+        labels.every((n) => i.labels.some((id) => repo.labels.find((l) => l.id === id)?.name === n)),
+    )
     .filter((i) => !created || ctx.state.users.find((u) => u.id === i.userId)?.login === created)
     .slice()
     .reverse();
@@ -53,7 +87,11 @@ const commentJson = (ctx: Ctx, repo: Repo) => (c: IssueComment) => {
     html_url: `${html}#issuecomment-${c.id}`,
     pull_request_url: issue.pull ? html : '',
     issue_url: issue.pull ? '' : html,
-    user: toUser(ctx.world, ctx.state.users.find((u) => u.id === c.userId)!, ctx.doer),
+    user: toUser(
+      ctx.world,
+      ctx.state.users.find((u) => u.id === c.userId)!,
+      ctx.doer,
+    ),
     original_author: '',
     original_author_id: 0,
     body: c.body,
@@ -73,7 +111,8 @@ function editComment(ctx: Ctx): ReturnType<Handler> {
   const { repo, perm } = loadRepo(ctx);
   const user = requireUser(ctx);
   const c = findComment(ctx, repo);
-  if (c.userId !== user.id && !permAtLeast(perm, 'write')) throw forbidden('user is not allowed to edit comment');
+  if (c.userId !== user.id && !permAtLeast(perm, 'write'))
+    throw forbidden('user is not allowed to edit comment');
   const b = bodyOf(ctx);
   requireFields(b, 'body');
   c.body = b.body;
@@ -84,7 +123,8 @@ function deleteComment(ctx: Ctx): ReturnType<Handler> {
   const { repo, perm } = loadRepo(ctx);
   const user = requireUser(ctx);
   const c = findComment(ctx, repo);
-  if (c.userId !== user.id && !permAtLeast(perm, 'write')) throw forbidden('user is not allowed to delete comment');
+  if (c.userId !== user.id && !permAtLeast(perm, 'write'))
+    throw forbidden('user is not allowed to delete comment');
   repo.comments = repo.comments.filter((x) => x !== c);
   return empty();
 }
@@ -100,7 +140,13 @@ function findLabel(ctx: Ctx, repo: Repo): Label {
 
 function issueLabels(ctx: Ctx, repo: Repo, issue: Issue): ReturnType<Handler> {
   const all = [...repo.labels, ...(ctx.state.orgLabels.get(repo.ownerId) ?? [])];
-  return json(200, issue.labels.map((id) => all.find((l) => l.id === id)).filter((l): l is Label => !!l).map(labelJson(ctx, repo)));
+  return json(
+    200,
+    issue.labels
+      .map((id) => all.find((l) => l.id === id))
+      .filter((l): l is Label => !!l)
+      .map(labelJson(ctx, repo)),
+  );
 }
 
 function prDiff(repo: Repo, issue: Issue): { diff: string; base: string } {
@@ -122,7 +168,8 @@ export const issueHandlers: Record<string, Handler> = {
     for (const repo of ctx.state.repos) {
       if (repoPerm(ctx.state, repo, ctx.doer) === 'none') continue;
       for (const i of repo.issues) {
-        if ((state === 'all' || i.state === state) && (!q || i.title.toLowerCase().includes(q))) found.push([repo, i]);
+        if ((state === 'all' || i.state === state) && (!q || i.title.toLowerCase().includes(q)))
+          found.push([repo, i]);
       }
     }
     return paged(ctx, found, ([r, i]) => toIssue(ctx.world, ctx.state, r, i, ctx.doer));
@@ -138,11 +185,13 @@ export const issueHandlers: Record<string, Handler> = {
     const b = bodyOf(ctx);
     requireFields(b, 'title');
     const writer = permAtLeast(perm, 'write');
-    const assignees = writer ? ([...(b.assignees ?? []), ...(b.assignee ? [b.assignee] : [])] as string[]).map((l) => {
-      const u = findUser(ctx.state, l);
-      if (!u) throw unprocessable(`user does not exist [name: ${l}]`);
-      return u.id;
-    }) : [];
+    const assignees = writer
+      ? ([...(b.assignees ?? []), ...(b.assignee ? [b.assignee] : [])] as string[]).map((l) => {
+          const u = findUser(ctx.state, l);
+          if (!u) throw unprocessable(`user does not exist [name: ${l}]`);
+          return u.id;
+        })
+      : [];
     const issue = addIssue(ctx.state, repo, user, b.title, b.body ?? '', {
       labels: writer ? labelIds(repo, ctx, b.labels ?? []) : [],
       milestoneId: writer && b.milestone ? Number(b.milestone) : null,
@@ -159,13 +208,17 @@ export const issueHandlers: Record<string, Handler> = {
     if (b.title !== undefined) issue.title = b.title;
     if (b.body !== undefined) issue.body = b.body;
     if (b.state === 'open' || b.state === 'closed') {
-      if (issue.pull?.merged && b.state === 'open') throw new HttpError(412, 'cannot reopen a merged pull request');
+      if (issue.pull?.merged && b.state === 'open')
+        throw new HttpError(412, 'cannot reopen a merged pull request');
       issue.state = b.state;
       issue.closedAt = b.state === 'closed' ? nowIso(ctx.state) : null;
     }
     if (permAtLeast(perm, 'write')) {
       if (b.milestone !== undefined) issue.milestoneId = b.milestone ? Number(b.milestone) : null;
-      if (b.assignees !== undefined) issue.assignees = (b.assignees as string[]).map((l) => findUser(ctx.state, l)?.id ?? 0).filter(Boolean);
+      if (b.assignees !== undefined)
+        issue.assignees = (b.assignees as string[])
+          .map((l) => findUser(ctx.state, l)?.id ?? 0)
+          .filter(Boolean);
     }
     issue.updated = nowIso(ctx.state);
     return json(201, toIssue(ctx.world, ctx.state, repo, issue, ctx.doer));
@@ -189,11 +242,19 @@ export const issueHandlers: Record<string, Handler> = {
     const { repo, perm } = loadRepo(ctx);
     const user = requireUser(ctx);
     const issue = findIssue(ctx, repo);
-    if (issue.isLocked && !permAtLeast(perm, 'write')) throw forbidden('user should have write permission to comment on a locked issue');
+    if (issue.isLocked && !permAtLeast(perm, 'write'))
+      throw forbidden('user should have write permission to comment on a locked issue');
     const b = bodyOf(ctx);
     requireFields(b, 'body');
     const date = nowIso(ctx.state);
-    const c: IssueComment = { id: ctx.state.nextId(), issueId: issue.id, body: b.body, userId: user.id, created: date, updated: date };
+    const c: IssueComment = {
+      id: ctx.state.nextId(),
+      issueId: issue.id,
+      body: b.body,
+      userId: user.id,
+      created: date,
+      updated: date,
+    };
     repo.comments.push(c);
     return json(201, commentJson(ctx, repo)(c));
   },
@@ -283,7 +344,11 @@ export const issueHandlers: Record<string, Handler> = {
   issueGetMilestonesList: (ctx) => {
     const { repo } = loadRepo(ctx);
     const state = ctx.query.get('state') ?? 'open';
-    return paged(ctx, repo.milestones.filter((m) => state === 'all' || m.state === state), (m) => toMilestone(repo, m));
+    return paged(
+      ctx,
+      repo.milestones.filter((m) => state === 'all' || m.state === state),
+      (m) => toMilestone(repo, m),
+    );
   },
   issueGetMilestone: (ctx) => {
     const { repo } = loadRepo(ctx);
@@ -328,14 +393,21 @@ export const issueHandlers: Record<string, Handler> = {
   issueDeleteMilestone: (ctx) => {
     const { repo } = loadRepo(ctx, 'write');
     const before = repo.milestones.length;
-    repo.milestones = repo.milestones.filter((x) => String(x.id) !== ctx.params.id && x.title !== ctx.params.id);
+    repo.milestones = repo.milestones.filter(
+      (x) => String(x.id) !== ctx.params.id && x.title !== ctx.params.id,
+    );
     if (repo.milestones.length === before) throw notFound();
     return empty();
   },
   repoGetAssignees: (ctx) => {
     const { repo } = loadRepo(ctx);
-    const users = ctx.state.users.filter((u) => !u.isOrg && !u.isAdmin && permAtLeast(repoPerm(ctx.state, repo, u), 'write'));
-    return json(200, users.map((u) => toUser(ctx.world, u, ctx.doer)));
+    const users = ctx.state.users.filter(
+      (u) => !u.isOrg && !u.isAdmin && permAtLeast(repoPerm(ctx.state, repo, u), 'write'),
+    );
+    return json(
+      200,
+      users.map((u) => toUser(ctx.world, u, ctx.doer)),
+    );
   },
 
   // ---- pull requests ----
@@ -364,13 +436,30 @@ export const issueHandlers: Record<string, Handler> = {
     const head = String(b.head).replace(/^[^:]+:/, '');
     if (!repo.branches.has(b.base)) throw notFound('base branch does not exist');
     if (!repo.branches.has(head)) throw notFound('head branch does not exist');
-    if (b.base === head) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
-    const existing = repo.issues.find((i) => i.pull && i.state === 'open' && i.pull.base === b.base && i.pull.head === head);
-    if (existing) throw conflict(`pull request already exists for these targets [id: ${existing.pull!.id}, issue_id: ${existing.id}, head_repo_id: ${repo.id}, base_repo_id: ${repo.id}, head_branch: ${head}, base_branch: ${b.base}]`);
+    if (b.base === head)
+      throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
+    const existing = repo.issues.find(
+      (i) => i.pull && i.state === 'open' && i.pull.base === b.base && i.pull.head === head,
+    );
+    if (existing)
+      throw conflict(
+        `pull request already exists for these targets [id: ${existing.pull!.id}, issue_id: ${existing.id}, head_repo_id: ${repo.id}, base_repo_id: ${repo.id}, head_branch: ${head}, base_branch: ${b.base}]`,
+      );
     const headSha = repo.branches.get(head)!;
     const issue = addIssue(ctx.state, repo, user, b.title, b.body ?? '', {
       labels: labelIds(repo, ctx, b.labels ?? []),
-      pull: { id: ctx.state.nextId(), base: b.base, head, headSha, mergeBase: repo.branches.get(b.base)!, merged: false, mergedAt: null, mergedBy: null, mergeSha: null, draft: /^(wip:|\[wip\])/i.test(b.title) },
+      pull: {
+        id: ctx.state.nextId(),
+        base: b.base,
+        head,
+        headSha,
+        mergeBase: repo.branches.get(b.base)!,
+        merged: false,
+        mergedAt: null,
+        mergedBy: null,
+        mergeSha: null,
+        draft: /^(wip:|\[wip\])/i.test(b.title),
+      },
     });
     return json(201, toPull(ctx.world, ctx.state, repo, issue, ctx.doer));
   },
@@ -399,11 +488,16 @@ export const issueHandlers: Record<string, Handler> = {
     const i = findIssue(ctx, repo);
     if (!i.pull) throw notFound();
     const { diff } = prDiff(repo, i);
-    if (ctx.params.diffType === 'diff') return { status: 200, raw: Buffer.from(diff), contentType: 'text/plain; charset=utf-8' };
+    if (ctx.params.diffType === 'diff')
+      return { status: 200, raw: Buffer.from(diff), contentType: 'text/plain; charset=utf-8' };
     if (ctx.params.diffType !== 'patch') throw notFound();
     const head = repo.commits.get(repo.branches.get(i.pull.head) ?? i.pull.headSha)!;
     const author = ctx.state.users.find((u) => u.id === head.authorId)!;
-    return { status: 200, raw: Buffer.from(formatPatch(head, author, diff)), contentType: 'text/plain; charset=utf-8' };
+    return {
+      status: 200,
+      raw: Buffer.from(formatPatch(head, author, diff)),
+      contentType: 'text/plain; charset=utf-8',
+    };
   },
   repoGetPullRequestFiles: (ctx) => {
     const { repo } = loadRepo(ctx);
@@ -428,7 +522,11 @@ export const issueHandlers: Record<string, Handler> = {
           raw_url: `${ctx.world.baseUrl}/${ctx.params.owner}/${repo.name}/raw/commit/${i.pull!.headSha}/${p}`,
         };
       });
-    return withCommitHeaders(ctx, paged(ctx, files, (f) => f), files.length);
+    return withCommitHeaders(
+      ctx,
+      paged(ctx, files, (f) => f),
+      files.length,
+    );
   },
   repoPullRequestIsMerged: (ctx) => {
     const { repo } = loadRepo(ctx);
@@ -443,15 +541,27 @@ export const issueHandlers: Record<string, Handler> = {
     if (!i.pull) throw notFound();
     const b = bodyOf(ctx);
     requireFields(b, 'do');
-    if (!['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'].includes(b.Do ?? b.do))
+    if (
+      !['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'].includes(
+        b.Do ?? b.do,
+      )
+    )
       throw unprocessable('[Do]: invalid merge style');
     if (i.pull.merged) throw new HttpError(405, 'The PR is already merged');
     if (i.state === 'closed') throw new HttpError(405, 'The PR is closed');
     const head = resolveRef(repo, i.pull.head)!;
     const changes = [...head.tree].map(([path, content]) => ({ path, content }));
     const baseTree = resolveRef(repo, i.pull.base)!.tree;
-    for (const p of baseTree.keys()) if (!head.tree.has(p)) changes.push({ path: p, content: null as unknown as Buffer });
-    const merged = commitFiles(ctx.state, repo, i.pull.base, user, b.MergeTitleField || b.merge_title_field || `Merge pull request '${i.title}' (#${i.number})`, changes);
+    for (const p of baseTree.keys())
+      if (!head.tree.has(p)) changes.push({ path: p, content: null as unknown as Buffer });
+    const merged = commitFiles(
+      ctx.state,
+      repo,
+      i.pull.base,
+      user,
+      b.MergeTitleField || b.merge_title_field || `Merge pull request '${i.title}' (#${i.number})`,
+      changes,
+    );
     Object.assign(i.pull, { merged: true, mergedAt: merged.date, mergedBy: user.id, mergeSha: merged.sha });
     i.state = 'closed';
     i.closedAt = merged.date;

@@ -1,17 +1,37 @@
 // Users, access tokens, OAuth2 applications, organisations, teams, org/user Actions and hooks,
 // the admin operations the service's tests use, and /version.
-import { canSeeOwner, findUser, intParam, isOrgMember, isOrgOwner, loadOrg, loadUser, paged, requireAdmin, requireFields, requireUser, bodyOf, type Ctx, type Handler } from '../context';
+import {
+  canSeeOwner,
+  findUser,
+  intParam,
+  isOrgMember,
+  isOrgOwner,
+  loadOrg,
+  loadUser,
+  paged,
+  requireAdmin,
+  requireFields,
+  requireUser,
+  bodyOf,
+  type Ctx,
+  type Handler,
+} from '../context';
 import { toLabel, toOrg, toRepo, toTeam, toUser } from '../convert';
-import { conflict, empty, forbidden, HttpError, json, notFound, unprocessable } from '../http.util';
+import { empty, forbidden, HttpError, json, notFound, unprocessable } from '../http.util';
 import { createApp } from '../oauth';
-import { addOrg, addToken, addUser, nowIso, sha256, type Hook, type Team, type User } from '../state';
+import { addOrg, addToken, addUser, sha256, type Hook, type Team, type User } from '../state';
 import { actions, createHook, deleteHook, editHook, getHook } from './repo';
 
 const VALID_SCOPES = new Set(
-  ['activitypub', 'admin', 'issue', 'misc', 'notification', 'organization', 'package', 'repository', 'user'].flatMap((c) => [`read:${c}`, `write:${c}`]).concat(['all', 'public-only']),
+  ['activitypub', 'admin', 'issue', 'misc', 'notification', 'organization', 'package', 'repository', 'user']
+    .flatMap((c) => [`read:${c}`, `write:${c}`])
+    .concat(['all', 'public-only']),
 );
 
-function tokenJson(t: { id: number; name: string; token: string; scopes: string[]; created: string; lastUsed: string | null }, reveal: boolean): Record<string, unknown> {
+function tokenJson(
+  t: { id: number; name: string; token: string; scopes: string[]; created: string; lastUsed: string | null },
+  reveal: boolean,
+): Record<string, unknown> {
   return {
     id: t.id,
     name: t.name,
@@ -27,11 +47,23 @@ function tokenJson(t: { id: number; name: string; token: string; scopes: string[
 function tokenOwner(ctx: Ctx): User {
   if (ctx.authKind !== 'basic') throw new HttpError(401, 'auth required');
   const user = loadUser(ctx);
-  if (user.id !== ctx.doer!.id && !ctx.doer!.isAdmin) throw forbidden('user should be the owner of the token or a site admin');
+  if (user.id !== ctx.doer!.id && !ctx.doer!.isAdmin)
+    throw forbidden('user should be the owner of the token or a site admin');
   return user;
 }
 
-function appJson(app: { id: number; name: string; clientId: string; redirectUris: string[]; confidential: boolean; skipSecondaryAuthorization: boolean; created: string }, secret?: string): Record<string, unknown> {
+function appJson(
+  app: {
+    id: number;
+    name: string;
+    clientId: string;
+    redirectUris: string[];
+    confidential: boolean;
+    skipSecondaryAuthorization: boolean;
+    created: string;
+  },
+  secret?: string,
+): Record<string, unknown> {
   return {
     id: app.id,
     name: app.name,
@@ -95,7 +127,8 @@ function applyTeam(team: Team, b: Record<string, any>): void {
   if (b.name !== undefined) team.name = b.name;
   if (b.description !== undefined) team.description = b.description;
   if (b.permission !== undefined) {
-    if (!['read', 'write', 'admin'].includes(b.permission)) throw unprocessable('[Permission]: invalid permission');
+    if (!['read', 'write', 'admin'].includes(b.permission))
+      throw unprocessable('[Permission]: invalid permission');
     team.permission = b.permission;
   }
   if (b.includes_all_repositories !== undefined) team.includesAllRepositories = !!b.includes_all_repositories;
@@ -123,31 +156,46 @@ export const orgUserHandlers: Record<string, Handler> = {
     const q = (ctx.query.get('q') ?? '').toLowerCase();
     const uid = Number(ctx.query.get('uid') ?? 0);
     const list = ctx.state.users.filter(
-      (u) => !u.isOrg && canSeeOwner(ctx.state, u, ctx.doer) && (uid ? u.id === uid : !q || u.login.toLowerCase().includes(q) || u.fullName.toLowerCase().includes(q)),
+      (u) =>
+        !u.isOrg &&
+        canSeeOwner(ctx.state, u, ctx.doer) &&
+        (uid
+          ? u.id === uid
+          : !q || u.login.toLowerCase().includes(q) || u.fullName.toLowerCase().includes(q)),
     );
     const reply = paged(ctx, list, (u) => toUser(ctx.world, u, ctx.doer));
     return { ...reply, json: { ok: true, data: reply.json } };
   },
   userGetTokens: (ctx) => {
     const user = tokenOwner(ctx);
-    return paged(ctx, ctx.state.tokens.filter((t) => t.userId === user.id), (t) => tokenJson(t, false));
+    return paged(
+      ctx,
+      ctx.state.tokens.filter((t) => t.userId === user.id),
+      (t) => tokenJson(t, false),
+    );
   },
   userCreateToken: (ctx) => {
     const user = tokenOwner(ctx);
     const b = bodyOf(ctx);
     requireFields(b, 'name');
-    if (ctx.state.tokens.some((t) => t.userId === user.id && t.name === b.name)) throw new HttpError(400, 'access token name has been used already');
-    const scopes = (Array.isArray(b.scopes) ? b.scopes : String(b.scopes ?? '').split(',')).map((s: string) => s.trim()).filter(Boolean);
+    if (ctx.state.tokens.some((t) => t.userId === user.id && t.name === b.name))
+      throw new HttpError(400, 'access token name has been used already');
+    const scopes = (Array.isArray(b.scopes) ? b.scopes : String(b.scopes ?? '').split(','))
+      .map((s: string) => s.trim())
+      .filter(Boolean);
     if (!scopes.length) throw new HttpError(400, 'access token must have a scope');
     const bad = scopes.filter((s: string) => !VALID_SCOPES.has(s));
-    if (bad.length) throw new HttpError(400, `invalid access token scope provided: invalid access token scope: ${bad[0]}`);
+    if (bad.length)
+      throw new HttpError(400, `invalid access token scope provided: invalid access token scope: ${bad[0]}`);
     const t = addToken(ctx.state, user, b.name, scopes);
     return json(201, tokenJson(t, true));
   },
   userDeleteAccessToken: (ctx) => {
     const user = tokenOwner(ctx);
     const key = ctx.params.token ?? '';
-    const matches = ctx.state.tokens.filter((t) => t.userId === user.id && (String(t.id) === key || t.name === key));
+    const matches = ctx.state.tokens.filter(
+      (t) => t.userId === user.id && (String(t.id) === key || t.name === key),
+    );
     if (matches.length > 1) throw unprocessable('multiple matches for token name');
     if (!matches.length) throw notFound('token does not exist');
     ctx.state.tokens = ctx.state.tokens.filter((t) => t !== matches[0]);
@@ -155,14 +203,19 @@ export const orgUserHandlers: Record<string, Handler> = {
   },
   userGetOauth2Application: (ctx) => {
     const user = requireUser(ctx);
-    return paged(ctx, ctx.state.oauthApps.filter((a) => a.userId === user.id), (a) => appJson(a));
+    return paged(
+      ctx,
+      ctx.state.oauthApps.filter((a) => a.userId === user.id),
+      (a) => appJson(a),
+    );
   },
   userCreateOAuth2Application: (ctx) => {
     const user = requireUser(ctx);
     const b = bodyOf(ctx);
     requireFields(b, 'name');
     const uris = (b.redirect_uris ?? []) as string[];
-    if (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(u))) throw new HttpError(400, 'invalid redirect URI');
+    if (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(u)))
+      throw new HttpError(400, 'invalid redirect URI');
     const { app, secret } = createApp(ctx.state, user, b.name, uris, b.confidential_client ?? true);
     app.skipSecondaryAuthorization = !!b.skip_secondary_authorization;
     return json(201, appJson(app, secret));
@@ -188,7 +241,11 @@ export const orgUserHandlers: Record<string, Handler> = {
   },
   userListTeams: (ctx) => {
     const user = requireUser(ctx);
-    return paged(ctx, ctx.state.teams.filter((t) => t.members.has(user.id)), (t) => toTeam(ctx.world, ctx.state, t));
+    return paged(
+      ctx,
+      ctx.state.teams.filter((t) => t.members.has(user.id)),
+      (t) => toTeam(ctx.world, ctx.state, t),
+    );
   },
   userCreateRunnerRegistrationToken: (ctx) => actions.registrationToken(ctx, `user:${requireUser(ctx).id}`),
   getUserRunners: (ctx) => {
@@ -212,7 +269,12 @@ export const orgUserHandlers: Record<string, Handler> = {
   userDeleteHook: (ctx) => deleteHook(ctx, orgHooks(ctx, requireUser(ctx).id)),
 
   // ---- organisations ----
-  orgGetAll: (ctx) => paged(ctx, ctx.state.users.filter((u) => u.isOrg && canSeeOwner(ctx.state, u, ctx.doer)), (o) => toOrg(ctx.world, o)),
+  orgGetAll: (ctx) =>
+    paged(
+      ctx,
+      ctx.state.users.filter((u) => u.isOrg && canSeeOwner(ctx.state, u, ctx.doer)),
+      (o) => toOrg(ctx.world, o),
+    ),
   orgCreate: (ctx) => createOrgFor(ctx, requireUser(ctx)),
   orgGet: (ctx) => json(200, toOrg(ctx.world, loadOrg(ctx))),
   orgEdit: (ctx) => {
@@ -228,20 +290,27 @@ export const orgUserHandlers: Record<string, Handler> = {
   },
   orgDelete: (ctx) => {
     const org = loadOrg(ctx, 'org', 'owner');
-    if (ctx.state.repos.some((r) => r.ownerId === org.id)) throw unprocessable('organization still has ownership of repositories');
+    if (ctx.state.repos.some((r) => r.ownerId === org.id))
+      throw unprocessable('organization still has ownership of repositories');
     ctx.state.users = ctx.state.users.filter((u) => u !== org);
     ctx.state.teams = ctx.state.teams.filter((t) => t.orgId !== org.id);
     return empty();
   },
   orgListCurrentUserOrgs: (ctx) => {
     const user = requireUser(ctx);
-    return paged(ctx, ctx.state.users.filter((o) => o.isOrg && isOrgMember(ctx.state, o, user)), (o) => toOrg(ctx.world, o));
+    return paged(
+      ctx,
+      ctx.state.users.filter((o) => o.isOrg && isOrgMember(ctx.state, o, user)),
+      (o) => toOrg(ctx.world, o),
+    );
   },
   orgListUserOrgs: (ctx) => {
     const user = loadUser(ctx);
     return paged(
       ctx,
-      ctx.state.users.filter((o) => o.isOrg && isOrgMember(ctx.state, o, user) && canSeeOwner(ctx.state, o, ctx.doer)),
+      ctx.state.users.filter(
+        (o) => o.isOrg && isOrgMember(ctx.state, o, user) && canSeeOwner(ctx.state, o, ctx.doer),
+      ),
       (o) => toOrg(ctx.world, o),
     );
   },
@@ -262,13 +331,21 @@ export const orgUserHandlers: Record<string, Handler> = {
   orgListMembers: (ctx) => {
     const org = loadOrg(ctx);
     const ids = [...(ctx.state.orgMembers.get(org.id) ?? [])];
-    return paged(ctx, ids.map((id) => ctx.state.users.find((u) => u.id === id)!), (u) => toUser(ctx.world, u, ctx.doer));
+    return paged(
+      ctx,
+      ids.map((id) => ctx.state.users.find((u) => u.id === id)!),
+      (u) => toUser(ctx.world, u, ctx.doer),
+    );
   },
   orgIsMember: (ctx) => {
     const org = loadOrg(ctx);
     const user = findUser(ctx.state, ctx.params.username ?? '');
     if (!user || !isOrgMember(ctx.state, org, user)) throw notFound();
-    if (!isOrgMember(ctx.state, org, ctx.doer) && !ctx.doer?.isAdmin) return { status: 302, headers: { Location: `${ctx.world.baseUrl}/api/v1/orgs/${org.login}/public_members/${user.login}` } };
+    if (!isOrgMember(ctx.state, org, ctx.doer) && !ctx.doer?.isAdmin)
+      return {
+        status: 302,
+        headers: { Location: `${ctx.world.baseUrl}/api/v1/orgs/${org.login}/public_members/${user.login}` },
+      };
     return empty();
   },
   orgDeleteMember: (ctx) => {
@@ -281,13 +358,19 @@ export const orgUserHandlers: Record<string, Handler> = {
   },
   orgListTeams: (ctx) => {
     const org = loadOrg(ctx, 'org', 'member');
-    return paged(ctx, ctx.state.teams.filter((t) => t.orgId === org.id), (t) => toTeam(ctx.world, ctx.state, t));
+    return paged(
+      ctx,
+      ctx.state.teams.filter((t) => t.orgId === org.id),
+      (t) => toTeam(ctx.world, ctx.state, t),
+    );
   },
   orgCreateTeam: (ctx) => {
     const org = loadOrg(ctx, 'org', 'owner');
     const b = bodyOf(ctx);
     requireFields(b, 'name');
-    if (ctx.state.teams.some((t) => t.orgId === org.id && t.name.toLowerCase() === String(b.name).toLowerCase()))
+    if (
+      ctx.state.teams.some((t) => t.orgId === org.id && t.name.toLowerCase() === String(b.name).toLowerCase())
+    )
       throw unprocessable(`team already exists [org_id: ${org.id}, name: ${b.name}]`);
     const team: Team = {
       id: ctx.state.nextId(),
@@ -308,7 +391,8 @@ export const orgUserHandlers: Record<string, Handler> = {
   orgGetTeam: (ctx) => json(200, toTeam(ctx.world, ctx.state, loadTeam(ctx).team)),
   orgEditTeam: (ctx) => {
     const { team } = loadTeam(ctx, 'owner');
-    if (team.permission === 'owner' && bodyOf(ctx).permission) throw unprocessable('cannot change the permission of the owners team');
+    if (team.permission === 'owner' && bodyOf(ctx).permission)
+      throw unprocessable('cannot change the permission of the owners team');
     applyTeam(team, bodyOf(ctx));
     return json(200, toTeam(ctx.world, ctx.state, team));
   },
@@ -320,7 +404,11 @@ export const orgUserHandlers: Record<string, Handler> = {
   },
   orgListTeamMembers: (ctx) => {
     const { team } = loadTeam(ctx);
-    return paged(ctx, [...team.members].map((id) => ctx.state.users.find((u) => u.id === id)!), (u) => toUser(ctx.world, u, ctx.doer));
+    return paged(
+      ctx,
+      [...team.members].map((id) => ctx.state.users.find((u) => u.id === id)!),
+      (u) => toUser(ctx.world, u, ctx.doer),
+    );
   },
   orgListTeamMember: (ctx) => {
     const { team } = loadTeam(ctx);
@@ -340,31 +428,40 @@ export const orgUserHandlers: Record<string, Handler> = {
     const { team } = loadTeam(ctx, 'owner');
     const u = findUser(ctx.state, ctx.params.username ?? '');
     if (!u) throw notFound();
-    if (team.permission === 'owner' && team.members.size === 1 && team.members.has(u.id)) throw unprocessable('cannot remove the last owner');
+    if (team.permission === 'owner' && team.members.size === 1 && team.members.has(u.id))
+      throw unprocessable('cannot remove the last owner');
     team.members.delete(u.id);
     return empty();
   },
   orgListTeamRepos: (ctx) => {
     const { team } = loadTeam(ctx);
-    const repos = ctx.state.repos.filter((r) => r.ownerId === team.orgId && (team.includesAllRepositories || team.repos.has(r.id)));
+    const repos = ctx.state.repos.filter(
+      (r) => r.ownerId === team.orgId && (team.includesAllRepositories || team.repos.has(r.id)),
+    );
     return paged(ctx, repos, (r) => toRepo(ctx.world, ctx.state, r, ctx.doer));
   },
   orgListTeamRepo: (ctx) => {
     const { team } = loadTeam(ctx);
-    const r = ctx.state.repos.find((x) => x.ownerId === team.orgId && x.name.toLowerCase() === (ctx.params.repo ?? '').toLowerCase());
+    const r = ctx.state.repos.find(
+      (x) => x.ownerId === team.orgId && x.name.toLowerCase() === (ctx.params.repo ?? '').toLowerCase(),
+    );
     if (!r || !(team.includesAllRepositories || team.repos.has(r.id))) throw notFound();
     return json(200, toRepo(ctx.world, ctx.state, r, ctx.doer));
   },
   orgAddTeamRepository: (ctx) => {
     const { team } = loadTeam(ctx, 'owner');
-    const r = ctx.state.repos.find((x) => x.ownerId === team.orgId && x.name.toLowerCase() === (ctx.params.repo ?? '').toLowerCase());
+    const r = ctx.state.repos.find(
+      (x) => x.ownerId === team.orgId && x.name.toLowerCase() === (ctx.params.repo ?? '').toLowerCase(),
+    );
     if (!r) throw notFound();
     team.repos.add(r.id);
     return empty();
   },
   orgRemoveTeamRepository: (ctx) => {
     const { team } = loadTeam(ctx, 'owner');
-    const r = ctx.state.repos.find((x) => x.ownerId === team.orgId && x.name.toLowerCase() === (ctx.params.repo ?? '').toLowerCase());
+    const r = ctx.state.repos.find(
+      (x) => x.ownerId === team.orgId && x.name.toLowerCase() === (ctx.params.repo ?? '').toLowerCase(),
+    );
     if (!r) throw notFound();
     team.repos.delete(r.id);
     return empty();
@@ -376,14 +473,23 @@ export const orgUserHandlers: Record<string, Handler> = {
   orgDeleteHook: (ctx) => deleteHook(ctx, orgHooks(ctx, loadOrg(ctx, 'org', 'owner').id)),
   orgListLabels: (ctx) => {
     const org = loadOrg(ctx);
-    return paged(ctx, orgLabels(ctx, org.id), (l) => toLabel(ctx.world, `${ctx.world.baseUrl}/api/v1/orgs/${org.login}`, l));
+    return paged(ctx, orgLabels(ctx, org.id), (l) =>
+      toLabel(ctx.world, `${ctx.world.baseUrl}/api/v1/orgs/${org.login}`, l),
+    );
   },
   orgCreateLabel: (ctx) => {
     const org = loadOrg(ctx, 'org', 'owner');
     const b = bodyOf(ctx);
     requireFields(b, 'name', 'color');
     if (!/^#?[0-9a-fA-F]{6}$/.test(b.color)) throw unprocessable('[Color]: invalid color');
-    const l = { id: ctx.state.nextId(), name: b.name, color: String(b.color).replace(/^#/, ''), description: b.description ?? '', exclusive: !!b.exclusive, archived: false };
+    const l = {
+      id: ctx.state.nextId(),
+      name: b.name,
+      color: String(b.color).replace(/^#/, ''),
+      description: b.description ?? '',
+      exclusive: !!b.exclusive,
+      archived: false,
+    };
     orgLabels(ctx, org.id).push(l);
     return json(201, toLabel(ctx.world, `${ctx.world.baseUrl}/api/v1/orgs/${org.login}`, l));
   },
@@ -401,18 +507,26 @@ export const orgUserHandlers: Record<string, Handler> = {
     list.splice(i, 1);
     return empty();
   },
-  orgListActionsSecrets: (ctx) => actions.listSecrets(ctx, store(ctx.state.orgSecrets, loadOrg(ctx, 'org', 'owner').id)),
-  updateOrgSecret: (ctx) => actions.putSecret(ctx, store(ctx.state.orgSecrets, loadOrg(ctx, 'org', 'owner').id)),
-  deleteOrgSecret: (ctx) => actions.deleteSecret(ctx, store(ctx.state.orgSecrets, loadOrg(ctx, 'org', 'owner').id)),
-  getOrgVariablesList: (ctx) => actions.listVars(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
-  getOrgVariable: (ctx) => actions.getVar(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
+  orgListActionsSecrets: (ctx) =>
+    actions.listSecrets(ctx, store(ctx.state.orgSecrets, loadOrg(ctx, 'org', 'owner').id)),
+  updateOrgSecret: (ctx) =>
+    actions.putSecret(ctx, store(ctx.state.orgSecrets, loadOrg(ctx, 'org', 'owner').id)),
+  deleteOrgSecret: (ctx) =>
+    actions.deleteSecret(ctx, store(ctx.state.orgSecrets, loadOrg(ctx, 'org', 'owner').id)),
+  getOrgVariablesList: (ctx) =>
+    actions.listVars(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
+  getOrgVariable: (ctx) =>
+    actions.getVar(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
   createOrgVariable: (ctx) => {
     const org = loadOrg(ctx, 'org', 'owner');
     return actions.createVar(ctx, store(ctx.state.orgVariables, org.id), org.id, 0);
   },
-  updateOrgVariable: (ctx) => actions.updateVar(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
-  deleteOrgVariable: (ctx) => actions.deleteVar(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
-  orgCreateRunnerRegistrationToken: (ctx) => actions.registrationToken(ctx, `org:${loadOrg(ctx, 'org', 'owner').id}`),
+  updateOrgVariable: (ctx) =>
+    actions.updateVar(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
+  deleteOrgVariable: (ctx) =>
+    actions.deleteVar(ctx, store(ctx.state.orgVariables, loadOrg(ctx, 'org', 'owner').id)),
+  orgCreateRunnerRegistrationToken: (ctx) =>
+    actions.registrationToken(ctx, `org:${loadOrg(ctx, 'org', 'owner').id}`),
   getOrgRunners: (ctx) => {
     loadOrg(ctx, 'org', 'owner');
     return json(200, { runners: [], total_count: 0 });
@@ -421,11 +535,19 @@ export const orgUserHandlers: Record<string, Handler> = {
   // ---- admin ----
   adminSearchUsers: (ctx) => {
     requireAdmin(ctx);
-    return paged(ctx, ctx.state.users.filter((u) => !u.isOrg), (u) => toUser(ctx.world, u, ctx.doer));
+    return paged(
+      ctx,
+      ctx.state.users.filter((u) => !u.isOrg),
+      (u) => toUser(ctx.world, u, ctx.doer),
+    );
   },
   adminGetAllOrgs: (ctx) => {
     requireAdmin(ctx);
-    return paged(ctx, ctx.state.users.filter((u) => u.isOrg), (o) => toOrg(ctx.world, o));
+    return paged(
+      ctx,
+      ctx.state.users.filter((u) => u.isOrg),
+      (o) => toOrg(ctx.world, o),
+    );
   },
   adminCreateUser: (ctx) => {
     requireAdmin(ctx);
@@ -433,7 +555,12 @@ export const orgUserHandlers: Record<string, Handler> = {
     requireFields(b, 'username', 'email');
     if (findUser(ctx.state, b.username)) throw unprocessable(`user already exists [name: ${b.username}]`);
     if (!/^[^@\s]+@[^@\s]+$/.test(b.email)) throw unprocessable(`e-mail invalid [email: ${b.email}]`);
-    const u = addUser(ctx.state, b.username, { email: b.email, fullName: b.full_name ?? '', password: b.password ?? `${b.username}-password`, visibility: b.visibility });
+    const u = addUser(ctx.state, b.username, {
+      email: b.email,
+      fullName: b.full_name ?? '',
+      password: b.password ?? `${b.username}-password`,
+      visibility: b.visibility,
+    });
     return json(201, toUser(ctx.world, u, ctx.doer));
   },
   adminEditUser: (ctx) => {
@@ -452,7 +579,8 @@ export const orgUserHandlers: Record<string, Handler> = {
     requireAdmin(ctx);
     const u = findUser(ctx.state, ctx.params.username ?? '');
     if (!u || u.isOrg) throw notFound();
-    if (ctx.state.repos.some((r) => r.ownerId === u.id)) throw unprocessable('user still has ownership of repositories');
+    if (ctx.state.repos.some((r) => r.ownerId === u.id))
+      throw unprocessable('user still has ownership of repositories');
     ctx.state.users = ctx.state.users.filter((x) => x !== u);
     ctx.state.tokens = ctx.state.tokens.filter((t) => t.userId !== u.id);
     return empty();
@@ -486,4 +614,3 @@ function hookOut(h: Hook): Record<string, unknown> {
     created_at: h.created,
   };
 }
-

@@ -1,10 +1,54 @@
 // Repository operations: repos, contents, raw/media/archive, branches, tags, releases,
 // commits, refs, statuses, compare, forks, collaborators, topics, hooks, Actions.
-import { bodyOf, findUser, intParam, loadOrg, loadRepo, paged, permAtLeast, repoPerm, requireFields, requireUser, type Ctx, type Handler } from '../context';
-import { toBranch, toCommit, toContent, toHook, toPayloadUser, toRelease, toRepo, toTag, toUser, toCommitUser } from '../convert';
+import {
+  bodyOf,
+  findUser,
+  intParam,
+  loadOrg,
+  loadRepo,
+  paged,
+  permAtLeast,
+  repoPerm,
+  requireFields,
+  requireUser,
+  type Ctx,
+  type Handler,
+} from '../context';
+import {
+  toBranch,
+  toCommit,
+  toContent,
+  toHook,
+  toPayloadUser,
+  toRelease,
+  toRepo,
+  toTag,
+  toUser,
+  toCommitUser,
+} from '../convert';
 import { formatPatch, tarGz, treeDiff, zip } from '../git.util';
-import { conflict, empty, forbidden, HttpError, json, notFound, pageInfo, unprocessable, type Reply } from '../http.util';
-import { addRepo, blobSha, commitFiles, newToken, nowIso, type Commit, type Hook, type Repo, type User } from '../state';
+import {
+  conflict,
+  empty,
+  forbidden,
+  HttpError,
+  json,
+  notFound,
+  pageInfo,
+  unprocessable,
+  type Reply,
+} from '../http.util';
+import {
+  addRepo,
+  blobSha,
+  commitFiles,
+  newToken,
+  nowIso,
+  type Commit,
+  type Hook,
+  type Repo,
+  type User,
+} from '../state';
 
 const repoJson = (ctx: Ctx, r: Repo): Record<string, unknown> => toRepo(ctx.world, ctx.state, r, ctx.doer);
 
@@ -24,8 +68,13 @@ export function resolveRef(repo: Repo, ref: string | null | undefined): Commit |
 function createRepoFor(ctx: Ctx, owner: User): Reply {
   const b = bodyOf(ctx);
   requireFields(b, 'name');
-  if (!/^[A-Za-z0-9._-]+$/.test(b.name) || b.name === '.' || b.name === '..') throw unprocessable('[Name]: invalid repository name');
-  if (ctx.state.repos.some((r) => r.ownerId === owner.id && r.name.toLowerCase() === String(b.name).toLowerCase()))
+  if (!/^[A-Za-z0-9._-]+$/.test(b.name) || b.name === '.' || b.name === '..')
+    throw unprocessable('[Name]: invalid repository name');
+  if (
+    ctx.state.repos.some(
+      (r) => r.ownerId === owner.id && r.name.toLowerCase() === String(b.name).toLowerCase(),
+    )
+  )
     throw conflict('The repository with the same name already exists.');
   const repo = addRepo(ctx.state, owner, b.name, {
     private: !!b.private,
@@ -45,7 +94,8 @@ function visibleRepos(ctx: Ctx, filter: (r: Repo) => boolean = () => true): Repo
 
 function checkPath(path: string): string {
   const clean = path.replace(/^\/+|\/+$/g, '');
-  if (clean.split('/').some((s) => s === '..' || s === '.')) throw unprocessable('path contains a malformed path component');
+  if (clean.split('/').some((s) => s === '..' || s === '.'))
+    throw unprocessable('path contains a malformed path component');
   return clean;
 }
 
@@ -70,11 +120,15 @@ function contentsAt(ctx: Ctx, path: string): Reply {
   const commit = resolveRef(repo, ref);
   if (!commit) throw notFound(`object does not exist [id: ${ref}, rel_path: ]`);
   const clean = checkPath(path);
-  if (commit.tree.has(clean)) return json(200, toContent(ctx.world, ctx.state, repo, ref, commit, clean, true));
+  if (commit.tree.has(clean))
+    return json(200, toContent(ctx.world, ctx.state, repo, ref, commit, clean, true));
   const entries = listDir(commit, clean);
   if (!entries.length && clean) throw notFound(`object does not exist [id: , rel_path: ${clean}]`);
   // Gitea answers a directory with an array of entries (without content)
-  return json(200, entries.map((p) => toContent(ctx.world, ctx.state, repo, ref, commit, p, false)));
+  return json(
+    200,
+    entries.map((p) => toContent(ctx.world, ctx.state, repo, ref, commit, p, false)),
+  );
 }
 
 function fileCommitResponse(ctx: Ctx, repo: Repo, c: Commit): Record<string, unknown> {
@@ -93,17 +147,36 @@ function fileCommitResponse(ctx: Ctx, repo: Repo, c: Commit): Record<string, unk
   };
 }
 
-const VERIFICATION = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
+const VERIFICATION = {
+  verified: false,
+  reason: 'gpg.error.not_signed_commit',
+  signature: '',
+  signer: null,
+  payload: '',
+};
 
-type FileOp = { operation: 'create' | 'update' | 'delete'; path: string; content?: string; sha?: string; from_path?: string };
+type FileOp = {
+  operation: 'create' | 'update' | 'delete';
+  path: string;
+  content?: string;
+  sha?: string;
+  from_path?: string;
+};
 
-function applyFileOps(ctx: Ctx, repo: Repo, b: Record<string, any>, ops: FileOp[], defaultMessage: string): { commit: Commit; branch: string } {
+function applyFileOps(
+  ctx: Ctx,
+  repo: Repo,
+  b: Record<string, any>,
+  ops: FileOp[],
+  defaultMessage: string,
+): { commit: Commit; branch: string } {
   const user = requireUser(ctx);
   const branch = b.branch || repo.defaultBranch;
   const startSha = repo.branches.get(branch);
   if (!startSha && repo.commits.size > 0) throw notFound(`branch does not exist [name: ${branch}]`);
   const target = b.new_branch || branch;
-  if (b.new_branch && repo.branches.has(b.new_branch)) throw unprocessable(`branch already exists [name: ${b.new_branch}]`);
+  if (b.new_branch && repo.branches.has(b.new_branch))
+    throw unprocessable(`branch already exists [name: ${b.new_branch}]`);
   const tree = startSha ? repo.commits.get(startSha)!.tree : new Map<string, Buffer>();
   const changes: { path: string; content: Buffer | null }[] = [];
   for (const op of ops) {
@@ -118,7 +191,8 @@ function applyFileOps(ctx: Ctx, repo: Repo, b: Record<string, any>, ops: FileOp[
       if (!current) throw notFound(`repository file does not exist [path: ${from}]`);
       if (op.operation === 'delete' || op.sha !== undefined) {
         if (!op.sha) throw unprocessable('[SHA]: Required');
-        if (op.sha !== blobSha(current)) throw unprocessable(`sha does not match [given: ${op.sha}, expected: ${blobSha(current)}]`);
+        if (op.sha !== blobSha(current))
+          throw unprocessable(`sha does not match [given: ${op.sha}, expected: ${blobSha(current)}]`);
       }
       if (from !== path) changes.push({ path: from, content: null });
     }
@@ -137,7 +211,13 @@ const createFile: Handler = (ctx) => {
   const { repo } = loadRepo(ctx, 'write');
   const b = bodyOf(ctx);
   const path = checkPath(ctx.params.filepath ?? '');
-  const { commit, branch } = applyFileOps(ctx, repo, b, [{ operation: 'create', path, content: b.content }], `Add ${path}`);
+  const { commit, branch } = applyFileOps(
+    ctx,
+    repo,
+    b,
+    [{ operation: 'create', path, content: b.content }],
+    `Add ${path}`,
+  );
   return json(201, {
     content: toContent(ctx.world, ctx.state, repo, branch, commit, path, true),
     commit: fileCommitResponse(ctx, repo, commit),
@@ -152,7 +232,10 @@ const updateFile: Handler = (ctx) => {
   const tree = resolveRef(repo, b.branch)?.tree;
   const exists = !!tree?.has(b.from_path ? checkPath(b.from_path) : path);
   // Gitea 1.27: PUT without sha on a missing file creates it (201)
-  const op: FileOp = exists || b.sha ? { operation: 'update', path, content: b.content, sha: b.sha ?? '', from_path: b.from_path } : { operation: 'create', path, content: b.content };
+  const op: FileOp =
+    exists || b.sha
+      ? { operation: 'update', path, content: b.content, sha: b.sha ?? '', from_path: b.from_path }
+      : { operation: 'create', path, content: b.content };
   const { commit, branch } = applyFileOps(ctx, repo, b, [op], `Update ${path}`);
   return json(op.operation === 'create' ? 201 : 200, {
     content: toContent(ctx.world, ctx.state, repo, branch, commit, path, true),
@@ -166,8 +249,18 @@ const deleteFile: Handler = (ctx) => {
   const b = bodyOf(ctx);
   requireFields(b, 'sha');
   const path = checkPath(ctx.params.filepath ?? '');
-  const { commit } = applyFileOps(ctx, repo, b, [{ operation: 'delete', path, sha: b.sha }], `Delete ${path}`);
-  return json(200, { content: null, commit: fileCommitResponse(ctx, repo, commit), verification: VERIFICATION });
+  const { commit } = applyFileOps(
+    ctx,
+    repo,
+    b,
+    [{ operation: 'delete', path, sha: b.sha }],
+    `Delete ${path}`,
+  );
+  return json(200, {
+    content: null,
+    commit: fileCommitResponse(ctx, repo, commit),
+    verification: VERIFICATION,
+  });
 };
 
 const changeFiles: Handler = (ctx) => {
@@ -177,7 +270,9 @@ const changeFiles: Handler = (ctx) => {
   const { commit, branch } = applyFileOps(ctx, repo, b, b.files as FileOp[], 'Change files');
   return json(201, {
     files: (b.files as FileOp[]).map((f) =>
-      f.operation === 'delete' ? null : toContent(ctx.world, ctx.state, repo, branch, commit, checkPath(f.path), true),
+      f.operation === 'delete'
+        ? null
+        : toContent(ctx.world, ctx.state, repo, branch, commit, checkPath(f.path), true),
     ),
     commit: fileCommitResponse(ctx, repo, commit),
     verification: VERIFICATION,
@@ -238,12 +333,22 @@ const editorConfig: Handler = (ctx) => {
   const file = ctx.params.filepath ?? '';
   const out: Record<string, string> = {};
   let applies = false;
-  for (const line of cfg.toString('utf8').split('\n').map((l) => l.trim())) {
+  for (const line of cfg
+    .toString('utf8')
+    .split('\n')
+    .map((l) => l.trim())) {
     if (!line || line.startsWith('#') || line.startsWith(';')) continue;
     const section = /^\[(.+)\]$/.exec(line);
     if (section) {
       const glob = section[1]!;
-      const re = new RegExp('^' + glob.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*\*/g, '.*').replace(/(?<!\.)\*/g, '[^/]*') + '$');
+      const re = new RegExp(
+        '^' +
+          glob
+            .replace(/[.+^$()|\\]/g, '\\$&')
+            .replace(/\*\*/g, '.*')
+            .replace(/(?<!\.)\*/g, '[^/]*') +
+          '$',
+      );
       applies = glob === '*' || re.test(file) || re.test(file.split('/').pop() ?? '');
       continue;
     }
@@ -261,8 +366,13 @@ const archive: Handler = (ctx) => {
   if (!commit) throw notFound();
   const prefix = repo.name;
   if (m[2] === 'zip') return { status: 200, raw: zip(prefix, commit.tree), contentType: 'application/zip' };
-  if (m[2] === 'tar.gz') return { status: 200, raw: tarGz(prefix, commit.tree, commit.date), contentType: 'application/gzip' };
-  return { status: 200, raw: Buffer.from(`# v2 git bundle\n${commit.sha} HEAD\n\n`), contentType: 'application/octet-stream' };
+  if (m[2] === 'tar.gz')
+    return { status: 200, raw: tarGz(prefix, commit.tree, commit.date), contentType: 'application/gzip' };
+  return {
+    status: 200,
+    raw: Buffer.from(`# v2 git bundle\n${commit.sha} HEAD\n\n`),
+    contentType: 'application/octet-stream',
+  };
 };
 
 // ---- branches and tags -------------------------------------------------------------------
@@ -275,7 +385,7 @@ const listBranches: Handler = (ctx) => {
 const getBranch: Handler = (ctx) => {
   const { repo } = loadRepo(ctx);
   const name = ctx.params.branch ?? '';
-  if (!repo.branches.has(name)) throw notFound('The target couldn\'t be found.');
+  if (!repo.branches.has(name)) throw notFound("The target couldn't be found.");
   return json(200, toBranch(ctx.world, ctx.state, repo, name, ctx.doer));
 };
 const validRefName = (n: string): boolean =>
@@ -329,7 +439,12 @@ const createTag: Handler = (ctx) => {
   if (repo.tags.has(b.tag_name)) throw conflict(`tag ${b.tag_name} already exists`);
   const c = resolveRef(repo, b.target);
   if (!c) throw notFound('target not found');
-  repo.tags.set(b.tag_name, { name: b.tag_name, sha: c.sha, message: b.message ?? '', tagId: b.message ? newToken() : c.sha });
+  repo.tags.set(b.tag_name, {
+    name: b.tag_name,
+    sha: c.sha,
+    message: b.message ?? '',
+    tagId: b.message ? newToken() : c.sha,
+  });
   // the swagger declares 200 for repoCreateTag
   return json(200, toTag(ctx.world, ctx.state, repo, b.tag_name));
 };
@@ -337,20 +452,26 @@ const deleteTag: Handler = (ctx) => {
   const { repo } = loadRepo(ctx, 'write');
   const name = ctx.params.tag ?? '';
   if (!repo.tags.has(name)) throw notFound('tag not found');
-  if (repo.releases.some((r) => r.tagName === name && !r.draft)) throw conflict('a tag attached to a release cannot be deleted directly');
+  if (repo.releases.some((r) => r.tagName === name && !r.draft))
+    throw conflict('a tag attached to a release cannot be deleted directly');
   repo.tags.delete(name);
   return empty();
 };
 
 // ---- releases ----------------------------------------------------------------------------
 
-const relJson = (ctx: Ctx, repo: Repo) => (r: Repo['releases'][number]) => toRelease(ctx.world, ctx.state, repo, r, ctx.doer);
+const relJson = (ctx: Ctx, repo: Repo) => (r: Repo['releases'][number]) =>
+  toRelease(ctx.world, ctx.state, repo, r, ctx.doer);
 const listReleases: Handler = (ctx) => {
   const { repo, perm } = loadRepo(ctx);
   const draftOk = permAtLeast(perm, 'write');
-  let list = repo.releases.filter((r) => draftOk || !r.draft).slice().reverse();
+  let list = repo.releases
+    .filter((r) => draftOk || !r.draft)
+    .slice()
+    .reverse();
   if (ctx.query.has('draft')) list = list.filter((r) => String(r.draft) === ctx.query.get('draft'));
-  if (ctx.query.has('pre-release')) list = list.filter((r) => String(r.prerelease) === ctx.query.get('pre-release'));
+  if (ctx.query.has('pre-release'))
+    list = list.filter((r) => String(r.prerelease) === ctx.query.get('pre-release'));
   return paged(ctx, list, relJson(ctx, repo));
 };
 const findRelease = (ctx: Ctx, repo: Repo, perm: string): Repo['releases'][number] => {
@@ -390,7 +511,8 @@ const createRelease: Handler = (ctx) => {
   if (!repo.tags.has(b.tag_name)) {
     const c = resolveRef(repo, b.target_commitish);
     if (!c) throw notFound('target not found');
-    if (!b.draft) repo.tags.set(b.tag_name, { name: b.tag_name, sha: c.sha, message: b.tag_message ?? '', tagId: c.sha });
+    if (!b.draft)
+      repo.tags.set(b.tag_name, { name: b.tag_name, sha: c.sha, message: b.tag_message ?? '', tagId: c.sha });
   }
   const rel = {
     id: ctx.state.nextId(),
@@ -458,9 +580,14 @@ const allCommits: Handler = (ctx) => {
   if (!head) throw notFound(`object does not exist [id: ${ctx.query.get('sha')}, rel_path: ]`);
   let list = history(repo, head);
   const path = ctx.query.get('path');
-  if (path) list = list.filter((c) => c.changed.some((f) => f.path === path || f.path.startsWith(path + '/')));
+  if (path)
+    list = list.filter((c) => c.changed.some((f) => f.path === path || f.path.startsWith(path + '/')));
   const withFiles = ctx.query.get('stat') !== 'false' && ctx.query.get('files') !== 'false';
-  return withCommitHeaders(ctx, paged(ctx, list, (c) => toCommit(ctx.world, ctx.state, repo, c, ctx.doer, withFiles)), list.length);
+  return withCommitHeaders(
+    ctx,
+    paged(ctx, list, (c) => toCommit(ctx.world, ctx.state, repo, c, ctx.doer, withFiles)),
+    list.length,
+  );
 };
 const singleCommit: Handler = (ctx) => {
   const { repo } = loadRepo(ctx);
@@ -477,10 +604,15 @@ const commitDiffOrPatch: Handler = (ctx) => {
   const c = resolveRef(repo, ctx.params.sha);
   if (!c) throw notFound();
   const diff = commitDiff(repo, c);
-  if (ctx.params.diffType === 'diff') return { status: 200, raw: Buffer.from(diff), contentType: 'text/plain; charset=utf-8' };
+  if (ctx.params.diffType === 'diff')
+    return { status: 200, raw: Buffer.from(diff), contentType: 'text/plain; charset=utf-8' };
   if (ctx.params.diffType === 'patch') {
     const author = ctx.state.users.find((u) => u.id === c.authorId)!;
-    return { status: 200, raw: Buffer.from(formatPatch(c, author, diff)), contentType: 'text/plain; charset=utf-8' };
+    return {
+      status: 200,
+      raw: Buffer.from(formatPatch(c, author, diff)),
+      contentType: 'text/plain; charset=utf-8',
+    };
   }
   throw notFound();
 };
@@ -488,7 +620,11 @@ function refsOf(ctx: Ctx, repo: Repo): Record<string, unknown>[] {
   const base = `${ctx.world.baseUrl}/api/v1/repos/${ctx.params.owner}/${repo.name}/git`;
   const refs = [
     ...[...repo.branches].map(([n, sha]) => ({ ref: `refs/heads/${n}`, sha, type: 'commit' })),
-    ...[...repo.tags.values()].map((t) => ({ ref: `refs/tags/${t.name}`, sha: t.tagId, type: t.tagId === t.sha ? 'commit' : 'tag' })),
+    ...[...repo.tags.values()].map((t) => ({
+      ref: `refs/tags/${t.name}`,
+      sha: t.tagId,
+      type: t.tagId === t.sha ? 'commit' : 'tag',
+    })),
   ].sort((a, b) => a.ref.localeCompare(b.ref));
   return refs.map((r) => ({
     ref: r.ref,
@@ -503,7 +639,9 @@ const allRefs: Handler = (ctx) => {
 const refsByPrefix: Handler = (ctx) => {
   const { repo } = loadRepo(ctx);
   const want = `refs/${(ctx.params.ref ?? '').replace(/^refs\//, '')}`;
-  const list = refsOf(ctx, repo).filter((r) => (r.ref as string) === want || (r.ref as string).startsWith(want.endsWith('/') ? want : want + '/'));
+  const list = refsOf(ctx, repo).filter(
+    (r) => (r.ref as string) === want || (r.ref as string).startsWith(want.endsWith('/') ? want : want + '/'),
+  );
   if (!list.length) throw notFound();
   return json(200, list);
 };
@@ -516,7 +654,9 @@ const compare: Handler = (ctx) => {
   const head = resolveRef(repo, headName);
   if (!base || !head || !headName) throw notFound();
   const baseSet = new Set(history(repo, base).map((c) => c.sha));
-  const commits = history(repo, head).filter((c) => !baseSet.has(c.sha)).reverse();
+  const commits = history(repo, head)
+    .filter((c) => !baseSet.has(c.sha))
+    .reverse();
   const all = commits.map((c) => toCommit(ctx.world, ctx.state, repo, c, ctx.doer));
   return json(200, { total_commits: all.length, commits: all });
 };
@@ -528,7 +668,11 @@ const statusJson = (ctx: Ctx, repo: Repo) => (s: Repo['statuses'][number]) => ({
   description: s.description,
   url: `${ctx.world.baseUrl}/api/v1/repos/${ctx.params.owner}/${repo.name}/statuses/${s.sha}`,
   context: s.context,
-  creator: toUser(ctx.world, ctx.state.users.find((u) => u.id === s.creatorId)!, ctx.doer),
+  creator: toUser(
+    ctx.world,
+    ctx.state.users.find((u) => u.id === s.creatorId)!,
+    ctx.doer,
+  ),
   created_at: s.created,
   updated_at: s.created,
 });
@@ -556,7 +700,10 @@ const createStatus: Handler = (ctx) => {
 function statusesFor(ctx: Ctx, repo: Repo, ref: string): Repo['statuses'] {
   const c = resolveRef(repo, ref);
   if (!c) throw notFound();
-  let list = repo.statuses.filter((s) => s.sha === c.sha).slice().reverse();
+  let list = repo.statuses
+    .filter((s) => s.sha === c.sha)
+    .slice()
+    .reverse();
   const state = ctx.query.get('state');
   if (state) list = list.filter((s) => s.state === state);
   return list;
@@ -573,7 +720,9 @@ const combinedStatus: Handler = (ctx) => {
   for (const s of repo.statuses.filter((x) => x.sha === c.sha)) latest.set(s.context, s);
   const list = [...latest.values()];
   const rank = ['success', 'skipped', 'warning', 'pending', 'failure', 'error'];
-  const state = list.length ? list.map((s) => s.state).sort((a, b) => rank.indexOf(b) - rank.indexOf(a))[0]! : 'pending';
+  const state = list.length
+    ? list.map((s) => s.state).sort((a, b) => rank.indexOf(b) - rank.indexOf(a))[0]!
+    : 'pending';
   return json(200, {
     state,
     sha: c.sha,
@@ -621,7 +770,11 @@ const collaboratorPermission: Handler = (ctx) => {
   if (!u) throw notFound();
   const p = repoPerm(ctx.state, repo, u);
   const permission = p === 'owner' ? 'owner' : p === 'none' ? 'none' : p;
-  return json(200, { permission: permission === 'owner' ? 'admin' : permission, role_name: permission, user: toUser(ctx.world, u, ctx.doer) });
+  return json(200, {
+    permission: permission === 'owner' ? 'admin' : permission,
+    role_name: permission,
+    user: toUser(ctx.world, u, ctx.doer),
+  });
 };
 const TOPIC = /^[a-z0-9][-.a-z0-9]{0,34}$/;
 const listTopics: Handler = (ctx) => {
@@ -652,7 +805,11 @@ const deleteTopic: Handler = (ctx) => {
 };
 const listForks: Handler = (ctx) => {
   const { repo } = loadRepo(ctx);
-  return paged(ctx, visibleRepos(ctx, (r) => r.forkOf === repo.id), (r) => repoJson(ctx, r));
+  return paged(
+    ctx,
+    visibleRepos(ctx, (r) => r.forkOf === repo.id),
+    (r) => repoJson(ctx, r),
+  );
 };
 const createFork: Handler = (ctx) => {
   const { repo } = loadRepo(ctx);
@@ -662,7 +819,12 @@ const createFork: Handler = (ctx) => {
   const name = b.name || repo.name;
   if (ctx.state.repos.some((r) => r.ownerId === owner.id && r.name.toLowerCase() === name.toLowerCase()))
     throw conflict('The repository with the same name already exists.');
-  const fork = addRepo(ctx.state, owner, name, { private: repo.private, description: repo.description, autoInit: false, defaultBranch: repo.defaultBranch });
+  const fork = addRepo(ctx.state, owner, name, {
+    private: repo.private,
+    description: repo.description,
+    autoInit: false,
+    defaultBranch: repo.defaultBranch,
+  });
   fork.forkOf = repo.id;
   for (const [k, v] of repo.commits) fork.commits.set(k, v);
   for (const [k, v] of repo.branches) fork.branches.set(k, v);
@@ -672,7 +834,19 @@ const createFork: Handler = (ctx) => {
 
 // ---- hooks (repo, org, user) -------------------------------------------------------------
 
-const HOOK_TYPES = ['dingtalk', 'discord', 'gitea', 'gogs', 'msteams', 'slack', 'telegram', 'feishu', 'wechatwork', 'packagist', 'matrix'];
+const HOOK_TYPES = [
+  'dingtalk',
+  'discord',
+  'gitea',
+  'gogs',
+  'msteams',
+  'slack',
+  'telegram',
+  'feishu',
+  'wechatwork',
+  'packagist',
+  'matrix',
+];
 export function createHook(ctx: Ctx, list: Hook[]): Reply {
   const b = bodyOf(ctx);
   requireFields(b, 'type', 'config');
@@ -723,19 +897,32 @@ export function deleteHook(ctx: Ctx, list: Hook[]): Reply {
 // ---- Actions: secrets, variables, runner registration tokens -----------------------------
 
 export type SecretStore = Map<string, { name: string; data: string; description: string; created: string }>;
-export type VariableStore = Map<string, { name: string; value: string; description: string; ownerId: number; repoId: number }>;
+export type VariableStore = Map<
+  string,
+  { name: string; value: string; description: string; ownerId: number; repoId: number }
+>;
 const SECRET_NAME = /^[A-Z_][A-Z0-9_]*$/i;
 
 export const actions = {
   listSecrets: (ctx: Ctx, store: SecretStore): Reply =>
-    paged(ctx, [...store.values()], (s) => ({ name: s.name, description: s.description, created_at: s.created })),
+    paged(ctx, [...store.values()], (s) => ({
+      name: s.name,
+      description: s.description,
+      created_at: s.created,
+    })),
   putSecret(ctx: Ctx, store: SecretStore): Reply {
     const name = (ctx.params.secretname ?? '').toUpperCase();
-    if (!SECRET_NAME.test(name) || name.startsWith('GITEA_') || name.startsWith('GITHUB_')) throw new HttpError(400, 'invalid secret name');
+    if (!SECRET_NAME.test(name) || name.startsWith('GITEA_') || name.startsWith('GITHUB_'))
+      throw new HttpError(400, 'invalid secret name');
     const b = bodyOf(ctx);
     requireFields(b, 'data');
     const existed = store.has(name);
-    store.set(name, { name, data: String(b.data), description: b.description ?? '', created: store.get(name)?.created ?? nowIso(ctx.state) });
+    store.set(name, {
+      name,
+      data: String(b.data),
+      description: b.description ?? '',
+      created: store.get(name)?.created ?? nowIso(ctx.state),
+    });
     return empty(existed ? 204 : 201);
   },
   deleteSecret(ctx: Ctx, store: SecretStore): Reply {
@@ -758,7 +945,8 @@ export const actions = {
   },
   createVar(ctx: Ctx, store: VariableStore, ownerId: number, repoId: number): Reply {
     const name = (ctx.params.variablename ?? '').toUpperCase();
-    if (!SECRET_NAME.test(name) || name.startsWith('GITEA_') || name.startsWith('GITHUB_')) throw new HttpError(400, 'invalid variable name');
+    if (!SECRET_NAME.test(name) || name.startsWith('GITEA_') || name.startsWith('GITHUB_'))
+      throw new HttpError(400, 'invalid variable name');
     const b = bodyOf(ctx);
     requireFields(b, 'value');
     if (store.has(name)) throw conflict('variable name already exists');
@@ -800,7 +988,10 @@ const repoScope = (ctx: Ctx, repo: Repo): string => `repo:${repo.id}`;
 export const repoHandlers: Record<string, Handler> = {
   repoSearch: (ctx) => {
     const q = (ctx.query.get('q') ?? '').toLowerCase();
-    const list = visibleRepos(ctx, (r) => !q || r.name.toLowerCase().includes(q) || r.description.toLowerCase().includes(q));
+    const list = visibleRepos(
+      ctx,
+      (r) => !q || r.name.toLowerCase().includes(q) || r.description.toLowerCase().includes(q),
+    );
     const reply = paged(ctx, list, (r) => repoJson(ctx, r));
     return { ...reply, json: { ok: true, data: reply.json } };
   },
@@ -814,7 +1005,9 @@ export const repoHandlers: Record<string, Handler> = {
     const { repo, owner } = loadRepo(ctx, 'admin');
     const b = bodyOf(ctx);
     if (b.name && b.name !== repo.name) {
-      if (ctx.state.repos.some((r) => r.ownerId === owner.id && r.name.toLowerCase() === b.name.toLowerCase()))
+      if (
+        ctx.state.repos.some((r) => r.ownerId === owner.id && r.name.toLowerCase() === b.name.toLowerCase())
+      )
         throw unprocessable('repo name is already taken');
       repo.name = b.name;
     }
@@ -837,7 +1030,8 @@ export const repoHandlers: Record<string, Handler> = {
     const { repo, owner } = loadRepo(ctx);
     requireUser(ctx);
     const perm = repoPerm(ctx.state, repo, ctx.doer);
-    if (perm !== 'owner' && !(owner.isOrg && perm === 'admin')) throw forbidden('Given user is not owner of organization.');
+    if (perm !== 'owner' && !(owner.isOrg && perm === 'admin'))
+      throw forbidden('Given user is not owner of organization.');
     ctx.state.repos = ctx.state.repos.filter((r) => r !== repo);
     return empty();
   },
@@ -845,7 +1039,12 @@ export const repoHandlers: Record<string, Handler> = {
   createOrgRepo: (ctx) => {
     const org = loadOrg(ctx, 'org', 'member');
     const user = ctx.doer!;
-    const canCreate = user.isAdmin || ctx.state.teams.some((t) => t.orgId === org.id && t.members.has(user.id) && (t.canCreateOrgRepo || t.permission === 'owner'));
+    const canCreate =
+      user.isAdmin ||
+      ctx.state.teams.some(
+        (t) =>
+          t.orgId === org.id && t.members.has(user.id) && (t.canCreateOrgRepo || t.permission === 'owner'),
+      );
     if (!canCreate) throw forbidden('Given user is not allowed to create repository in organization.');
     return createRepoFor(ctx, org);
   },
@@ -857,16 +1056,28 @@ export const repoHandlers: Record<string, Handler> = {
   },
   userCurrentListRepos: (ctx) => {
     const u = requireUser(ctx);
-    return paged(ctx, visibleRepos(ctx, (r) => permAtLeast(repoPerm(ctx.state, r, u), 'write') || r.ownerId === u.id), (r) => repoJson(ctx, r));
+    return paged(
+      ctx,
+      visibleRepos(ctx, (r) => permAtLeast(repoPerm(ctx.state, r, u), 'write') || r.ownerId === u.id),
+      (r) => repoJson(ctx, r),
+    );
   },
   userListRepos: (ctx) => {
     const owner = findUser(ctx.state, ctx.params.username ?? '');
     if (!owner) throw notFound();
-    return paged(ctx, visibleRepos(ctx, (r) => r.ownerId === owner.id), (r) => repoJson(ctx, r));
+    return paged(
+      ctx,
+      visibleRepos(ctx, (r) => r.ownerId === owner.id),
+      (r) => repoJson(ctx, r),
+    );
   },
   orgListRepos: (ctx) => {
     const org = loadOrg(ctx);
-    return paged(ctx, visibleRepos(ctx, (r) => r.ownerId === org.id), (r) => repoJson(ctx, r));
+    return paged(
+      ctx,
+      visibleRepos(ctx, (r) => r.ownerId === org.id),
+      (r) => repoJson(ctx, r),
+    );
   },
   repoGetContentsList: (ctx) => contentsAt(ctx, ''),
   repoGetContents: (ctx) => contentsAt(ctx, ctx.params.filepath ?? ''),
