@@ -50,7 +50,7 @@ export function configuredSecrets(config: AppConfig): string[] {
     },
     {
       provide: AUDIT_METRICS,
-      inject: [AUDIT_QUEUE, [new Optional(), METRICS_REGISTRY] as never],
+      inject: [AUDIT_QUEUE, { token: METRICS_REGISTRY, optional: true }],
       useFactory: (queue: AuditQueue, registry: Registry | undefined): AuditMetrics =>
         createAuditMetrics(registry ?? new Registry(), () => queue.depth()),
     },

@@ -34,8 +34,9 @@ export const postgresTarget = (baseUrl: string): AuditTarget => ({
 
 export function describeEachAuditDatabase(title: string, suite: (target: AuditTarget) => void): void {
   describe(`${title} [pglite]`, () => suite(pgliteTarget));
-  if (TEST_DATABASE_URL) {
-    describe(`${title} [postgres]`, () => suite(postgresTarget(TEST_DATABASE_URL)));
+  const baseUrl = TEST_DATABASE_URL;
+  if (baseUrl) {
+    describe(`${title} [postgres]`, () => suite(postgresTarget(baseUrl)));
   } else {
     describe.skip(`${title} [postgres] SKIPPED: ${POSTGRES_SKIP_REASON}`, () => {
       it('runs against real PostgreSQL', () => undefined);
