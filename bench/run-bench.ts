@@ -508,10 +508,72 @@ async function externalBench(
       quick: opts.quick,
     })) as Record<string, unknown>;
     raw[section] = result;
+    if (section === 'secrets' && result.throughput) return secretsRows(result);
+    if (section === 'audit' && typeof result.recordsPerSecond === 'number') return auditRows(result);
     return externalRows(section, result);
   } catch (err) {
     return [unavailableRow(section, fnName, `failed: ${errText(err)}`)];
   }
+}
+
+type Throughput = { bytes: number; medianMs: number; mbPerSecond: number; masks: number };
+type Adversarial = { name: string; msSmall: number; msLarge: number; ratio: number; linear: boolean };
+
+/** Rows for bench/secrets runSecretsBench() (its SecretsBenchResult shape). */
+export function secretsRows(r: Record<string, unknown>): BenchRow[] {
+  const s = 'secrets';
+  const rows: BenchRow[] = [];
+  const corpus = r.corpus as { positives: number; negatives: number; formats: number } | undefined;
+  const label = corpus
+    ? ` (${corpus.positives} secrets, ${corpus.negatives} look-alikes, ${corpus.formats} formats)`
+    : '';
+  rows.push(infoRow(s, `recall on the labelled corpus${label}`, 100 * Number(r.recall), '%'));
+  rows.push(infoRow(s, 'false-positive rate on the labelled corpus', 100 * Number(r.falsePositiveRate), '%'));
+  const t = r.throughput as {
+    json1MB?: Throughput;
+    json10MB?: Throughput;
+    text1MB?: Throughput;
+    adversarial?: Adversarial[];
+  };
+  const tp = (name: string, f: Throughput | undefined, checked: boolean): void => {
+    if (!f) return;
+    const note = `${f.mbPerSecond} MB/s, ${f.masks} masks`;
+    rows.push(
+      checked
+        ? checkedRow(s, `mask ${name}`, f.medianMs, 'ms', '<=', 10, note)
+        : infoRow(s, `mask ${name}`, f.medianMs, 'ms', note),
+    );
+    rows[rows.length - 1]!.value += ` (${f.mbPerSecond} MB/s)`;
+  };
+  tp('1 MB Gitea JSON result', t.json1MB, true);
+  tp('10 MB Gitea JSON result', t.json10MB, false);
+  tp('1 MB plain text', t.text1MB, true);
+  for (const a of t.adversarial ?? []) {
+    rows.push({
+      section: s,
+      figure: `adversarial "${a.name}": time x for larger input`,
+      value: `x${a.ratio} (${a.msSmall} -> ${a.msLarge} ms)`,
+      target: 'linear',
+      verdict: a.linear ? 'PASS' : 'FAIL',
+      raw: a.ratio,
+    });
+  }
+  return rows;
+}
+
+/** Rows for bench/audit runAuditBench() (its AuditBenchResult shape). */
+export function auditRows(r: Record<string, unknown>): BenchRow[] {
+  const s = 'audit';
+  return [
+    infoRow(
+      s,
+      `records written per second (${String(r.database ?? '')}, batch ${String(r.batchSize ?? '')})`,
+      Number(r.recordsPerSecond),
+      'rec/s',
+    ),
+    infoRow(s, 'time record() adds to a call, p50', Number(r.recordP50Ms), 'ms'),
+    infoRow(s, 'time record() adds to a call, p99', Number(r.recordP99Ms), 'ms'),
+  ];
 }
 
 /** Known targets for figures reported by the secrets and audit benches (matched by key). */

@@ -216,3 +216,40 @@ describe('bench load runner', () => {
     expect(res.elapsedMs).toBeLessThan(1000);
   });
 });
+
+describe('bench rows for the secrets and audit benches', () => {
+  it('checks 1 MB masking against 10 ms and adversarial inputs for linearity', () => {
+    const { secretsRows, auditRows } = jest.requireActual('../../../bench/run-bench');
+    const rows = secretsRows({
+      recall: 0.985,
+      falsePositiveRate: 0,
+      corpus: { positives: 400, negatives: 400, formats: 60 },
+      throughput: {
+        json1MB: { bytes: 1, medianMs: 12, mbPerSecond: 80, masks: 1 },
+        text1MB: { bytes: 1, medianMs: 4, mbPerSecond: 250, masks: 1 },
+        adversarial: [{ name: 'run', msSmall: 1, msLarge: 20, ratio: 20, linear: false }],
+      },
+    });
+    expect(rows.find((r: { figure: string }) => r.figure.startsWith('recall'))).toMatchObject({
+      value: '98.5 %',
+    });
+    expect(rows.find((r: { figure: string }) => r.figure === 'mask 1 MB Gitea JSON result')).toMatchObject({
+      verdict: 'FAIL',
+    });
+    expect(rows.find((r: { figure: string }) => r.figure === 'mask 1 MB plain text')).toMatchObject({
+      verdict: 'PASS',
+    });
+    expect(rows.find((r: { figure: string }) => r.figure.includes('"run"'))).toMatchObject({
+      verdict: 'FAIL',
+    });
+    expect(
+      auditRows({
+        database: 'pglite',
+        recordsPerSecond: 1000,
+        recordP50Ms: 0.01,
+        recordP99Ms: 0.2,
+        batchSize: 100,
+      }),
+    ).toHaveLength(3);
+  });
+});
