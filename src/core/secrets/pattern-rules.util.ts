@@ -96,8 +96,8 @@ export const ANCHORED_RULES: AnchoredRule[] = [
   // Payments
   ...['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'].map((p) => prefixed('stripe-key', p, `${B}{16,247}`)),
   prefixed('stripe-webhook-secret', 'whsec_', `${B}{24,64}`),
-  prefixed('paypal-braintree-token', 'access_token$production$', '[a-z0-9]{16}\\$[a-f0-9]{32}', 24),
-  prefixed('paypal-braintree-token', 'access_token$sandbox$', '[a-z0-9]{16}\\$[a-f0-9]{32}', 21),
+  braintree('$production$'),
+  braintree('$sandbox$'),
   prefixed('square-token', 'EAAA', `${W}{60}`),
   prefixed('square-token', 'sq0atp-', `${W}{22}`),
   prefixed('square-token', 'sq0csp-', `${W}{43}`),
@@ -147,14 +147,31 @@ function azureClientSecret(): AnchoredRule {
   };
 }
 
+function braintree(anchor: string): AnchoredRule {
+  const re = new RegExp(`access_token${escape(anchor)}[a-z0-9]{16}\\$[a-f0-9]{32}(?![A-Za-z0-9])`, 'y');
+  return {
+    kind: 'paypal-braintree-token',
+    anchor,
+    reveal: 12 + anchor.length,
+    match(text, at) {
+      const start = at - 12;
+      if (start < 0 || !boundaryBefore(text, start)) return null;
+      re.lastIndex = start;
+      const m = re.exec(text);
+      return m ? [start, start + m[0].length] : null;
+    },
+  };
+}
+
 function slackWebhook(): AnchoredRule {
   const re = /T[A-Z0-9]{8,12}\/B[A-Z0-9]{8,12}\/[A-Za-z0-9]{20,32}/y;
-  const anchor = 'hooks.slack.com/services/';
+  const anchor = '/services/';
   return {
     kind: 'slack-webhook',
     anchor,
     reveal: 0,
     match(text, at) {
+      if (!text.startsWith('hooks.slack.com', at - 15)) return null;
       re.lastIndex = at + anchor.length;
       const m = re.exec(text);
       return m ? [at + anchor.length, at + anchor.length + m[0].length] : null;
@@ -180,22 +197,20 @@ function discordWebhook(): AnchoredRule {
 }
 
 function telegramBotToken(): AnchoredRule {
-  const digits = /[0-9]{8,10}/y;
-  const tail = /[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/y;
+  // Anchored on the "AA" that starts the secret half; the bot id before the colon is checked backwards.
+  const tail = /AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/y;
   return {
     kind: 'telegram-bot-token',
-    anchor: ':AA',
+    anchor: 'AA',
     reveal: 0,
     match(text, at) {
-      // Walk back over at most 10 digits (bounded), then confirm.
-      let s = at;
-      while (s > 0 && at - s < 10 && text.charCodeAt(s - 1) >= 48 && text.charCodeAt(s - 1) <= 57) s--;
-      if (at - s < 8 || !boundaryBefore(text, s)) return null;
-      digits.lastIndex = s;
-      if (!digits.test(text)) return null;
-      tail.lastIndex = at + 3;
+      if (at < 9 || text.charCodeAt(at - 1) !== 58) return null;
+      let s = at - 1;
+      while (s > 0 && at - 1 - s < 10 && text.charCodeAt(s - 1) >= 48 && text.charCodeAt(s - 1) <= 57) s--;
+      if (at - 1 - s < 8 || !boundaryBefore(text, s)) return null;
+      tail.lastIndex = at;
       const m = tail.exec(text);
-      return m && looksRandom(m[0]) ? [s, at + 3 + m[0].length] : null;
+      return m && looksRandom(m[0]) ? [s, at + m[0].length] : null;
     },
   };
 }

@@ -9,26 +9,101 @@ import { isPlaceholder } from './placeholder.util';
 
 const SEP = '\u0000';
 
-const RULES_BY_ANCHOR = new Map<string, AnchoredRule[]>();
+// Rules whose anchor starts the secret are dispatched on the secret's first two characters. Three
+// cheap scans find where such a token can start (see scanAnchored); the other rules ("inner":
+// anchors in the middle of the secret, like ':AA' or 'Q~') have their own combined regex.
+const INNER_ANCHORS = new Set(['Q~', '-us', '/api/webhooks/', '/services/', '$production$', '$sandbox$']);
+const PREFIX_RULES = new Map<string, AnchoredRule[]>();
+const INNER_RULES: AnchoredRule[] = [];
 for (const rule of ANCHORED_RULES) {
-  const list = RULES_BY_ANCHOR.get(rule.anchor) ?? [];
+  if (INNER_ANCHORS.has(rule.anchor)) {
+    INNER_RULES.push(rule);
+    continue;
+  }
+  const key = rule.anchor.slice(0, 2);
+  const list = PREFIX_RULES.get(key) ?? [];
   list.push(rule);
-  RULES_BY_ANCHOR.set(rule.anchor, list);
+  PREFIX_RULES.set(key, list);
 }
-const ANCHOR_RE = new RegExp(
-  [...RULES_BY_ANCHOR.keys()]
-    .sort((a, b) => b.length - a.length)
-    .map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('|'),
+const escapeRe = (a: string): string => a.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+// V8's regex engine is fast when the first character of every alternative is rare, and slow for
+// long alternations of literals starting with common lower-case letters. So:
+// 1. SEP_RE: a separator followed by 16 token characters finds the random part of ghp_..., glpat-...,
+//    sk-..., npm_..., hvs...., and the JWT's dots; the token start is then found by a bounded look back;
+const SEP_RE = /[_.-][A-Za-z0-9_-]{16}/g;
+// 2. UPPER_RE: the prefixes that start with an upper-case letter (AKIA, AIza, GOCSPX-, discord ids ...);
+const UPPER_RE = new RegExp(
+  [
+    ...[...PREFIX_RULES.keys()]
+      .flatMap((k) => PREFIX_RULES.get(k)!.map((r) => r.anchor))
+      .filter((a) => /^[A-Z]/.test(a) && a !== 'SK' && a.length > 2)
+      .map(escapeRe),
+    'SK[0-9a-f]',
+    'AA[A-Za-z0-9_-]{30}', // telegram bot token after "<digits>:"
+    '(?:M[Tjz]|N[DTjz]|O[DT])[A-Za-z0-9]{20}',
+  ].join('|'),
   'g',
 );
+// 3. the few lower-case prefixes without a separator, each as its own literal (fast);
+const LITERAL_RES = [/oy2[a-z0-9]{40}/g];
+const INNER_RE = /Q~|-us[0-9]|\/(?:api\/webhooks|services)\/|\$(?:production|sandbox)\$/g;
 
-const KEYWORD_RE = /passw(?:or)?d|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|accountkey|sharedaccesskey|private[_-]?key|authorization|bearer|[?&]sig=/gi;
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+
+function tryPrefixRules(text: string, at: number, out: Array<PatternMatch & { prio: number }>): number {
+  const rules = PREFIX_RULES.get(text.slice(at, at + 2));
+  if (!rules) return -1;
+  for (const rule of rules) {
+    const span = rule.match(text, at);
+    if (span) {
+      out.push({ start: span[0], end: span[1], kind: rule.kind, reveal: rule.reveal, prio: 2 });
+      return span[1];
+    }
+  }
+  return -1;
+}
+
+function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>): void {
+  let lastStart = -1;
+  SEP_RE.lastIndex = 0;
+  for (let m = SEP_RE.exec(text); m !== null; m = SEP_RE.exec(text)) {
+    // Look back (at most 128 characters) to the start of the token that holds this separator.
+    let s = m.index;
+    while (s > 0 && m.index - s < 128 && isWordCode(text.charCodeAt(s - 1))) s--;
+    if (s === lastStart || (s > 0 && isWordCode(text.charCodeAt(s - 1)))) continue;
+    lastStart = s;
+    const end = tryPrefixRules(text, s, out);
+    if (end > SEP_RE.lastIndex) SEP_RE.lastIndex = end;
+  }
+  for (const re of [UPPER_RE, ...LITERAL_RES]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const end = tryPrefixRules(text, m.index, out);
+      re.lastIndex = end > m.index ? end : m.index + 1;
+    }
+  }
+  INNER_RE.lastIndex = 0;
+  for (let m = INNER_RE.exec(text); m !== null; m = INNER_RE.exec(text)) {
+    for (const rule of INNER_RULES) {
+      if (!text.startsWith(rule.anchor, m.index)) continue;
+      const span = rule.match(text, m.index);
+      if (span) {
+        out.push({ start: span[0], end: span[1], kind: rule.kind, reveal: rule.reveal, prio: 2 });
+        if (span[1] > INNER_RE.lastIndex) INNER_RE.lastIndex = span[1];
+        break;
+      }
+    }
+  }
+}
+
+const KEYWORD_RE = /p(?:assw(?:or)?d|wd|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uthorization)|bearer|[?&]sig=/gi;
 const KEY_SUFFIX_OK = /^(?:[_-]?(?:access[_-]?)?(?:key|value|secret|token|string|v[0-9]|[0-9]))?$/i;
+// Quotes may be JSON-escaped (\") when a JSON document is scanned as text.
 const ASSIGNMENT_RE =
-  /([A-Za-z0-9_-]{0,20})["']?\s{0,3}(?::=|=>|[:=])[ \t]{0,3}(?:(["'`])([^"'`\r\n\u0000]{1,300})\2|([^\s"'`<>;,&)\]}\u0000]{1,300}))/y;
+  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\s{0,3}(?::=|=>|[:=])[ \t]{0,3}(?:\\{0,2}(["'`])([^"'`\\\r\n\u0000]{1,300})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,300}))/dy;
 const AUTH_RE =
-  /(?:[_-]?header)?["']?\s{0,3}[:=]\s{0,3}["']?(?:bearer|token|basic|digest|bot|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
+  /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 const BEARER_RE = /[ \t]{1,3}([A-Za-z0-9._~+/-]{16,4096}=*)/y;
 const SIG_RE = /([A-Za-z0-9%+/=]{20,200})/y;
 const PEM_HEADER_RE = /-----BEGIN ([A-Z0-9 ]{1,40})-----/y;
@@ -37,17 +112,7 @@ export function scanText(text: string): PatternMatch[] {
   const out: Array<PatternMatch & { prio: number }> = [];
   if (text.length < 8) return [];
 
-  ANCHOR_RE.lastIndex = 0;
-  for (let m = ANCHOR_RE.exec(text); m !== null; m = ANCHOR_RE.exec(text)) {
-    for (const rule of RULES_BY_ANCHOR.get(m[0]) ?? []) {
-      const span = rule.match(text, m.index);
-      if (span) {
-        out.push({ start: span[0], end: span[1], kind: rule.kind, reveal: rule.reveal, prio: 2 });
-        ANCHOR_RE.lastIndex = Math.max(ANCHOR_RE.lastIndex, span[1]);
-        break;
-      }
-    }
-  }
+  scanAnchored(text, out);
 
   KEYWORD_RE.lastIndex = 0;
   for (let m = KEYWORD_RE.exec(text); m !== null; m = KEYWORD_RE.exec(text)) {
@@ -85,8 +150,8 @@ export function scanText(text: string): PatternMatch[] {
     const quoted = a[3] !== undefined;
     const value = (quoted ? a[3] : a[4])!;
     if (!acceptAssignedValue(value, quoted)) continue;
-    const end = ASSIGNMENT_RE.lastIndex - (quoted ? 1 : 0);
-    out.push({ start: end - value.length, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
+    const [start, end] = a.indices![quoted ? 3 : 4]!;
+    out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
     KEYWORD_RE.lastIndex = end;
   }
 
@@ -110,6 +175,7 @@ function scanPrivateKeyBlocks(text: string, out: Array<PatternMatch & { prio: nu
   let from = 0;
   let nextEnd = -2; // cached position of the next '-----END ' (monotonic, so the scan stays linear)
   let nextSep = -2;
+  let nextQuote = -2; // a block never spans a quote (keeps it inside one JSON string)
   for (;;) {
     const at = text.indexOf('-----BEGIN ', from);
     if (at < 0) return;
@@ -118,7 +184,8 @@ function scanPrivateKeyBlocks(text: string, out: Array<PatternMatch & { prio: nu
     from = at + 11;
     if (!h || !h[1]!.includes('PRIVATE KEY')) continue;
     if (nextSep !== -1 && nextSep < at) nextSep = text.indexOf(SEP, at);
-    const limit = nextSep < 0 ? text.length : nextSep;
+    if (nextQuote !== -1 && nextQuote < at) nextQuote = text.indexOf('"', at);
+    const limit = Math.min(nextSep < 0 ? text.length : nextSep, nextQuote < 0 ? text.length : nextQuote);
     if (nextEnd !== -1 && nextEnd < at) nextEnd = text.indexOf('-----END ', at);
     let end = limit;
     if (nextEnd >= 0 && nextEnd < limit) {
@@ -131,44 +198,32 @@ function scanPrivateKeyBlocks(text: string, out: Array<PatternMatch & { prio: nu
   }
 }
 
-const URL_STOP = new Set([...'/?#"\'<>\\` \t\r\n\u0000'].map((c) => c.charCodeAt(0)));
+// Userinfo: after "://", up to '@' before any path, query, space or quote character (bounded).
+const URL_USERINFO_RE = /:\/\/([^\s/?#@"'<>\\`\u0000]{1,256})@/g;
 
 function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: number }>): void {
-  let from = 0;
-  for (;;) {
-    const at = text.indexOf('://', from);
-    if (at < 0) return;
-    from = at + 3;
+  URL_USERINFO_RE.lastIndex = 0;
+  for (let m = URL_USERINFO_RE.exec(text); m !== null; m = URL_USERINFO_RE.exec(text)) {
+    const at = m.index;
     const c = at > 0 ? text.charCodeAt(at - 1) : 0;
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57))) continue;
-    // Userinfo ends at '@' before any path/space/quote character, within 256 characters.
-    let i = at + 3;
-    const max = Math.min(text.length, i + 256);
-    let colon = -1;
-    while (i < max) {
-      const code = text.charCodeAt(i);
-      if (code === 64 || URL_STOP.has(code)) break;
-      if (code === 58 && colon < 0) colon = i;
-      i++;
-    }
-    if (i >= max || text.charCodeAt(i) !== 64) continue;
+    const userinfo = m[1]!;
     const userStart = at + 3;
+    const colonRel = userinfo.indexOf(':');
     let start = -1;
-    let end = i;
-    if (colon >= 0) {
-      const pass = text.slice(colon + 1, i);
-      const user = text.slice(userStart, colon);
+    let end = userStart + userinfo.length;
+    if (colonRel >= 0) {
+      const user = userinfo.slice(0, colonRel);
+      const pass = userinfo.slice(colonRel + 1);
       if (pass === 'x-oauth-basic' || pass === '') {
-        if (user.length >= 16 && looksRandom(user)) [start, end] = [userStart, colon];
+        if (user.length >= 16 && looksRandom(user)) [start, end] = [userStart, userStart + colonRel];
       } else if (!isPlaceholder(decodeSafe(pass)) && !/^(?:pass|pwd|secret|token)$/i.test(pass)) {
-        start = colon + 1;
+        start = userStart + colonRel + 1;
       }
-    } else {
-      const user = text.slice(userStart, i);
-      if (user.length >= 20 && looksRandom(user) && /[0-9]/.test(user) && !isPlaceholder(user)) start = userStart;
+    } else if (userinfo.length >= 20 && looksRandom(userinfo) && /[0-9]/.test(userinfo) && !isPlaceholder(userinfo)) {
+      start = userStart;
     }
     if (start >= 0) out.push({ start, end, kind: 'url-credentials', reveal: 0, prio: 1 });
-    from = i + 1;
   }
 }
 

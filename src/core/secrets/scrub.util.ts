@@ -145,14 +145,19 @@ class Collector {
 }
 
 /** The forms in which an exact secret can appear in a result: as is, URL-encoded, JSON-escaped. */
-function secretVariants(secrets: string[]): string[] {
+function secretVariants(secrets: string[], jsonOnly: boolean): string[] {
   const out = new Set<string>();
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length === 0 || s.includes(SEP)) continue;
-    out.add(s);
     const url = encodeURIComponent(s);
-    if (url !== s) out.add(url);
     const json = JSON.stringify(s).slice(1, -1);
+    if (jsonOnly) {
+      out.add(json);
+      if (url !== s) out.add(JSON.stringify(url).slice(1, -1));
+      continue;
+    }
+    out.add(s);
+    if (url !== s) out.add(url);
     if (json !== s) out.add(json);
   }
   // Longest first, so a secret that contains another is removed whole.
@@ -186,7 +191,9 @@ function bySlot<T extends Span>(spans: T[], starts: number[], lengths: number[])
   return out;
 }
 
-function join(texts: string[], include: (i: number) => boolean): { joined: string; starts: number[]; lengths: number[] } {
+type Joined = { joined: string; starts: number[]; lengths: number[] };
+
+function join(texts: string[], include: (i: number) => boolean): Joined {
   const starts: number[] = new Array<number>(texts.length);
   const lengths: number[] = new Array<number>(texts.length);
   const parts: string[] = new Array<string>(texts.length);
@@ -231,16 +238,26 @@ function applySpans(text: string, spans: Array<Span & { replacement: string }>):
 const AUTH_SCHEME_RE = /^\s{0,4}(?:bearer|token|basic|digest|bot)\s{1,4}/i;
 
 /** Core of scrubResult/scrubText over a gathered set of slots; rewrites `texts` in place. */
-function scrubSlots(texts: string[], flags: number[], ctx: ScrubContext): { redactions: number; masks: number; kinds: Set<string> } {
+function scrubSlots(
+  texts: string[],
+  flags: number[],
+  ctx: ScrubContext,
+  jsonText: boolean,
+  prejoined?: Joined,
+): { redactions: number; masks: number; kinds: Set<string> } {
   let redactions = 0;
   let masks = 0;
   const kinds = new Set<string>();
 
   // Layer 1: exact redaction, always.
-  const variants = secretVariants(ctx.exactSecrets ?? []);
+  // In serialised JSON a secret appears in its escaped form only.
+  const variants = secretVariants(ctx.exactSecrets ?? [], jsonText);
+  let all = prejoined;
   if (variants.length > 0 && texts.length > 0) {
-    const { joined, starts, lengths } = join(texts, () => true);
+    all ??= join(texts, () => true);
+    const { joined, starts, lengths } = all;
     const spans = exactSpans(joined, variants);
+    if (spans.length > 0) all = undefined; // texts changed: join again for layer 2
     for (const [seg, list] of bySlot(spans, starts, lengths)) {
       redactions += list.length;
       texts[seg] = applySpans(texts[seg]!, list.map((s) => ({ ...s, replacement: REDACTED })));
@@ -266,7 +283,9 @@ function scrubSlots(texts: string[], flags: number[], ctx: ScrubContext): { reda
       if (texts[i]!.length - from >= 6 && acceptAssignedValue(texts[i]!.slice(from), true)) maskField(i, 'authorization-header', from);
     }
   }
-  const { joined, starts, lengths } = join(texts, (i) => (flags[i]! & (F_EXACT_ONLY | F_FIELD | F_AUTH_FIELD)) === 0);
+  const scanAll = flags.every((f) => (f & (F_EXACT_ONLY | F_FIELD | F_AUTH_FIELD)) === 0);
+  const { joined, starts, lengths } =
+    scanAll && all !== undefined ? all : join(texts, (i) => (flags[i]! & (F_EXACT_ONLY | F_FIELD | F_AUTH_FIELD)) === 0);
   const matches = scanText(joined);
   for (const [seg, list] of bySlot<PatternMatch>(matches, starts, lengths)) {
     const t = texts[seg]!;
@@ -278,21 +297,112 @@ function scrubSlots(texts: string[], flags: number[], ctx: ScrubContext): { reda
 }
 
 export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
+  if (typeof value === 'string') return scrubText(value, ctx);
+  const r = value !== null && typeof value === 'object' ? scrubChunked(value as object, ctx) : walkScrub(value, ctx);
+  return { value: r.value, redactions: r.redactions, masks: r.masks, blocked: blockedOf(ctx, r.kinds) };
+}
+
+type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<string> };
+
+const blockedOf = (ctx: ScrubContext, kinds: Set<string>): ScrubResult['blocked'] =>
+  ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null;
+
+const needsWalk = (json: string): boolean => json.includes('"content_base64":') || json.includes('"encoding":"base64"');
+
+// Fast path for large results: each top-level element (array item, or object entry) is serialised
+// natively and all of them are scanned together as JSON text; only the elements that changed are
+// parsed back. Keys and values are both strings in that text, and no pattern crosses a string's
+// closing quote. An element holding base64 content (decoded by the walk), one that cannot be
+// serialised, or one whose edited text no longer parses (an exact secret matched JSON syntax) goes
+// through the walk instead.
+function scrubChunked(value: object, ctx: ScrubContext): Scrubbed {
+  // Very short secrets would also hit JSON syntax and common keys: the walk handles keys exactly.
+  if ((ctx.exactSecrets ?? []).some((x) => typeof x === 'string' && x.length > 0 && x.length < 4)) return walkScrub(value, ctx);
+  const isArray = Array.isArray(value);
+  // The object itself is a base64 container (contents, blob, wiki page, binary envelope).
+  if (!isArray && ((value as Record<string, unknown>).encoding === 'base64' || 'content_base64' in value)) return walkScrub(value, ctx);
+  const entries: Array<[string, unknown]> = isArray ? (value as unknown[]).map((v, i) => [String(i), v]) : Object.entries(value);
+  const wrap = (k: string, v: unknown): unknown => (isArray ? v : { [k]: v });
+  const texts: string[] = [];
+  const slotOf: number[] = new Array<number>(entries.length).fill(-1);
+  const walkIdx: number[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]!;
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(wrap(k, v));
+    } catch {
+      walkIdx.push(i); // cycles, BigInt, or nesting too deep for the native serialiser
+      continue;
+    }
+    if (json !== undefined) slotOf[i] = texts.push(json) - 1;
+  }
+  let prejoined = join(texts, () => true);
+  if (needsWalk(prejoined.joined)) {
+    // Rare: some element holds base64 content; move those elements to the walk.
+    for (let i = 0; i < entries.length; i++) {
+      const slot = slotOf[i]!;
+      if (slot >= 0 && needsWalk(texts[slot]!)) {
+        walkIdx.push(i);
+        slotOf[i] = -1;
+        texts[slot] = '';
+      }
+    }
+    prejoined = join(texts, () => true);
+  }
+  const original = texts.slice();
+  const r = scrubSlots(texts, new Array<number>(texts.length).fill(0), ctx, true, prejoined);
+  const replaced = new Map<number, unknown>();
+  for (let i = 0; i < entries.length; i++) {
+    const slot = slotOf[i]!;
+    if (slot < 0 || texts[slot] === original[slot]) continue;
+    try {
+      replaced.set(i, JSON.parse(texts[slot]!));
+    } catch {
+      walkIdx.push(i);
+    }
+  }
+  for (const i of walkIdx) {
+    const [k, v] = entries[i]!;
+    const w = walkScrub(wrap(k, v), ctx);
+    r.redactions += w.redactions;
+    r.masks += w.masks;
+    for (const kind of w.kinds) r.kinds.add(kind);
+    replaced.set(i, w.value);
+  }
+  if (r.redactions === 0 && r.masks === 0) return { value, ...r };
+  if (isArray) {
+    const out = (value as unknown[]).slice();
+    for (const [i, v] of replaced) out[i] = v;
+    return { value: out, ...r };
+  }
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]!;
+    if (!replaced.has(i)) {
+      out[k] = v;
+      continue;
+    }
+    for (const [k2, v2] of Object.entries(replaced.get(i) as Record<string, unknown>)) {
+      let key = k2;
+      for (let c = 2; Object.prototype.hasOwnProperty.call(out, key); c++) key = `${k2}#${c}`;
+      out[key] = v2;
+    }
+  }
+  return { value: out, ...r };
+}
+
+function walkScrub(value: unknown, ctx: ScrubContext): Scrubbed {
   const c = new Collector();
   const root = c.build(value);
   const texts = c.texts.slice();
-  const { redactions, masks, kinds } = scrubSlots(texts, c.flags, ctx);
+  const { redactions, masks, kinds } = scrubSlots(texts, c.flags, ctx, false);
   const changed = redactions > 0 || masks > 0;
-  return {
-    value: changed ? c.rebuild(root, texts) : value,
-    redactions,
-    masks,
-    blocked: ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null,
-  };
+  return { value: changed ? c.rebuild(root, texts) : value, redactions, masks, kinds };
 }
 
 export function scrubText(text: string, ctx: ScrubContext): ScrubResult<string> {
   const texts = [text];
-  const { redactions, masks, kinds } = scrubSlots(texts, [0], ctx);
-  return { value: texts[0]!, redactions, masks, blocked: ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null };
+  const { redactions, masks, kinds } = scrubSlots(texts, [0], ctx, false);
+  return { value: texts[0]!, redactions, masks, blocked: blockedOf(ctx, kinds) };
 }

@@ -1,0 +1,234 @@
+// Quality and speed of the secret masking engine: recall / false positives on the labelled corpus,
+// throughput on realistic 1 MB and 10 MB results, and linear scaling on adversarial inputs.
+// Called by the benchmark runner; prints nothing itself.
+import { performance } from 'node:perf_hooks';
+import { scrubResult, scrubText } from '../../src/core/secrets';
+import { buildCorpus, CorpusItem, mulberry32, pick, Rng } from './corpus';
+
+export type CorpusScore = {
+  positives: number;
+  negatives: number;
+  recall: number;
+  falsePositiveRate: number;
+  missed: Array<{ format: string }>;
+  falsePositives: Array<{ format: string }>;
+  perFormat: Record<string, { total: number; detected: number }>;
+  perNegativeFormat: Record<string, { total: number; flagged: number }>;
+};
+
+export type ThroughputFigure = { bytes: number; medianMs: number; mbPerSecond: number; masks: number };
+export type AdversarialFigure = { name: string; msSmall: number; msLarge: number; ratio: number; linear: boolean };
+
+export type SecretsBenchResult = {
+  recall: number;
+  falsePositiveRate: number;
+  corpus: { positives: number; negatives: number; formats: number };
+  perFormat: Record<string, { total: number; detected: number }>;
+  missed: Array<{ format: string }>;
+  falsePositives: Array<{ format: string }>;
+  throughput: { json1MB: ThroughputFigure; json10MB: ThroughputFigure; text1MB: ThroughputFigure; adversarial: AdversarialFigure[] };
+};
+
+const MASK_CTX = { exactSecrets: [] as string[], mode: 'mask' as const, skipPatterns: false };
+
+/** Everything an agent would see: the serialised output plus every decoded base64 field. */
+function visibleText(value: unknown): string {
+  const parts: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') parts.push(v);
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
+        parts.push(k);
+        if (typeof child === 'string' && (k === 'content' || k === 'content_base64')) parts.push(Buffer.from(child, 'base64').toString('utf8'));
+        stack.push(child);
+      }
+    }
+  }
+  return parts.join('\n');
+}
+
+function scrubPayload(item: CorpusItem): { text: string; masks: number } {
+  if (item.payload.kind === 'text') {
+    const r = scrubText(item.payload.value, MASK_CTX);
+    // Text bodies may be JSON; unescape so an escaped secret still counts as visible.
+    return { text: r.value + '\n' + r.value.replace(/\\n/g, '\n'), masks: r.masks };
+  }
+  const r = scrubResult(item.payload.value, MASK_CTX);
+  return { text: visibleText(r.value), masks: r.masks };
+}
+
+/** A secret counts as caught when neither it nor any 12-character piece of it is still visible. */
+export function leaked(text: string, secret: string): boolean {
+  if (text.includes(secret)) return true;
+  const w = 12;
+  if (secret.length <= w) return false;
+  for (let i = 0; i + w <= secret.length; i += 4) if (text.includes(secret.slice(i, i + w))) return true;
+  return false;
+}
+
+export function scoreCorpus(seed?: number): CorpusScore {
+  const { positives, negatives } = buildCorpus(seed);
+  const perFormat: CorpusScore['perFormat'] = {};
+  const perNegativeFormat: CorpusScore['perNegativeFormat'] = {};
+  const missed: CorpusScore['missed'] = [];
+  const falsePositives: CorpusScore['falsePositives'] = [];
+  let detected = 0;
+  for (const item of positives) {
+    const f = (perFormat[item.format] ??= { total: 0, detected: 0 });
+    f.total++;
+    const { text } = scrubPayload(item);
+    if (!leaked(text, item.secret!)) {
+      detected++;
+      f.detected++;
+    } else missed.push({ format: item.format });
+  }
+  let flagged = 0;
+  for (const item of negatives) {
+    const f = (perNegativeFormat[item.format] ??= { total: 0, flagged: 0 });
+    f.total++;
+    if (scrubPayload(item).masks > 0) {
+      flagged++;
+      f.flagged++;
+      falsePositives.push({ format: item.format });
+    }
+  }
+  return {
+    positives: positives.length,
+    negatives: negatives.length,
+    recall: detected / positives.length,
+    falsePositiveRate: flagged / negatives.length,
+    missed,
+    falsePositives,
+    perFormat,
+    perNegativeFormat,
+  };
+}
+
+/** A realistic issue list of about `bytes` of JSON: prose, code, SHAs, URLs and a few secrets. */
+export function buildIssueList(bytes: number, rng: Rng): unknown[] {
+  const words = 'the deploy fails when runner starts cache build release token expired please check config branch merge review docs update password reset link'.split(' ');
+  const issues: unknown[] = [];
+  let size = 0;
+  for (let n = 1; size < bytes; n++) {
+    let body = '';
+    for (let i = 0; i < 60; i++) body += words[Math.floor(rng() * words.length)] + (i % 12 === 11 ? '.\n' : ' ');
+    body += `\n\nFixed by ${pick(rng, '0123456789abcdef', 40)} in https://gitea.example.com/org/app/pulls/${n}\n`;
+    if (n % 50 === 0) body += `\nleaked: ${['gh', 'p_'].join('')}${pick(rng, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 36)}\n`;
+    const issue = {
+      id: n,
+      number: n,
+      url: `https://gitea.example.com/api/v1/repos/org/app/issues/${n}`,
+      html_url: `https://gitea.example.com/org/app/issues/${n}`,
+      user: { id: n % 17, login: `user${n % 17}`, email: `user${n % 17}@example.org`, avatar_url: `https://gitea.example.com/avatars/${pick(rng, '0123456789abcdef', 32)}` },
+      title: `Issue ${n}: ${words[n % words.length]} problem`,
+      body,
+      labels: [{ id: 1, name: 'bug', color: 'ee0701', description: 'Something is not working' }],
+      state: 'open',
+      comments: n % 7,
+      created_at: '2026-10-01T10:00:00Z',
+      updated_at: '2026-10-02T10:00:00Z',
+      repository: { id: 1, name: 'app', owner: 'org', full_name: 'org/app' },
+    };
+    size += JSON.stringify(issue).length;
+    issues.push(issue);
+  }
+  return issues;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function timeIt(fn: () => void, runs: number): number {
+  fn(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+function throughputJson(bytes: number, runs: number): ThroughputFigure {
+  const value = buildIssueList(bytes, mulberry32(7));
+  const actual = JSON.stringify(value).length;
+  let masks = 0;
+  const ms = timeIt(() => {
+    masks = scrubResult(value, { exactSecrets: ['0123456789abcdef0123456789abcdef01234567'], mode: 'mask', skipPatterns: false }).masks;
+  }, runs);
+  return { bytes: actual, medianMs: round(ms), mbPerSecond: round(actual / 1048576 / (ms / 1000)), masks };
+}
+
+function throughputText(bytes: number, runs: number): ThroughputFigure {
+  const text = JSON.stringify(buildIssueList(bytes, mulberry32(8)));
+  let masks = 0;
+  const ms = timeIt(() => {
+    masks = scrubText(text, MASK_CTX).masks;
+  }, runs);
+  return { bytes: text.length, medianMs: round(ms), mbPerSecond: round(text.length / 1048576 / (ms / 1000)), masks };
+}
+
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+/** Inputs built to provoke backtracking or repeated rescans: long runs and near-miss prefixes. */
+export const ADVERSARIAL: Array<{ name: string; make: (n: number) => string }> = [
+  { name: 'run-of-a', make: (n) => 'a'.repeat(n) },
+  { name: 'run-of-equals', make: (n) => '='.repeat(n) },
+  { name: 'base64-like', make: (n) => pick(mulberry32(3), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', n) },
+  { name: 'hex-run', make: (n) => pick(mulberry32(4), '0123456789abcdef', n) },
+  { name: 'near-miss-github', make: (n) => [`gh`, `p_`, 'a'.repeat(30), ' '].join('').repeat(Math.ceil(n / 35)).slice(0, n) },
+  { name: 'near-miss-aws', make: (n) => ['AK', 'IA', 'AAAAAAAAAAAAAA'].join('').repeat(Math.ceil(n / 18)).slice(0, n) },
+  { name: 'jwt-prefixes', make: (n) => 'eyJ'.repeat(Math.ceil(n / 3)).slice(0, n) },
+  { name: 'jwt-segments', make: (n) => 'eyJaaaaaaaaaaaa.'.repeat(Math.ceil(n / 16)).slice(0, n) },
+  { name: 'pem-begin-no-end', make: (n) => ['-----BEG', 'IN RSA PRIV', 'ATE KEY-----\n'].join('').repeat(Math.ceil(n / 32)).slice(0, n) },
+  { name: 'url-schemes', make: (n) => 'a://'.repeat(Math.ceil(n / 4)).slice(0, n) },
+  { name: 'url-userinfo-no-at', make: (n) => ('https://user:' + 'p'.repeat(300) + ' ').repeat(Math.ceil(n / 314)).slice(0, n) },
+  { name: 'assignment-keywords', make: (n) => 'password=token=secret='.repeat(Math.ceil(n / 22)).slice(0, n) },
+  { name: 'keyword-long-value', make: (n) => ('api_key=' + 'Z9'.repeat(400) + '\n').repeat(Math.ceil(n / 809)).slice(0, n) },
+  { name: 'bearer-spaces', make: (n) => 'Authorization: Bearer   '.repeat(Math.ceil(n / 24)).slice(0, n) },
+  { name: 'mailchimp-suffixes', make: (n) => '-us1'.repeat(Math.ceil(n / 4)).slice(0, n) },
+  { name: 'telegram-colons', make: (n) => '12345678:AA'.repeat(Math.ceil(n / 11)).slice(0, n) },
+  { name: 'azure-q-tilde', make: (n) => 'abc1Q~'.repeat(Math.ceil(n / 6)).slice(0, n) },
+  { name: 'mask-like', make: (n) => '[[aegis-masked:'.repeat(Math.ceil(n / 15)).slice(0, n) },
+];
+
+function adversarial(quick: boolean): AdversarialFigure[] {
+  const small = quick ? 64 * 1024 : 256 * 1024;
+  const large = small * 4;
+  const runs = quick ? 3 : 5;
+  const ctx = { exactSecrets: ['aaaa', 'secret-value'], mode: 'mask' as const, skipPatterns: false };
+  return ADVERSARIAL.map(({ name, make }) => {
+    const a = make(small);
+    const b = make(large);
+    const msSmall = timeIt(() => scrubText(a, ctx), runs);
+    const msLarge = timeIt(() => scrubText(b, ctx), runs);
+    const ratio = msLarge / Math.max(msSmall, 0.01);
+    // 4x the input should cost about 4x the time; allow generous noise before calling it non-linear.
+    return { name, msSmall: round(msSmall), msLarge: round(msLarge), ratio: round(ratio), linear: ratio < 8 || msLarge < 5 };
+  });
+}
+
+export async function runSecretsBench({ quick = false }: { quick?: boolean } = {}): Promise<SecretsBenchResult> {
+  const score = scoreCorpus();
+  const runs = quick ? 5 : 15;
+  const result: SecretsBenchResult = {
+    recall: round(score.recall * 10000) / 10000,
+    falsePositiveRate: round(score.falsePositiveRate * 10000) / 10000,
+    corpus: { positives: score.positives, negatives: score.negatives, formats: Object.keys(score.perFormat).length },
+    perFormat: score.perFormat,
+    missed: score.missed,
+    falsePositives: score.falsePositives,
+    throughput: {
+      json1MB: throughputJson(1 << 20, runs),
+      json10MB: throughputJson(10 << 20, quick ? 2 : 3),
+      text1MB: throughputText(1 << 20, runs),
+      adversarial: adversarial(quick),
+    },
+  };
+  return result;
+}
