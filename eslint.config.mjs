@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 export const CORE_FORBIDDEN_IMPORTS = ['@nestjs/*', '@prisma/*', '**/generated/**', 'bullmq', 'ioredis', 'passport*', 'pino', 'prom-client', 'undici', 'pg'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'web/**', 'coverage/**', 'helm/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'web/**', 'coverage/**', 'helm/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
