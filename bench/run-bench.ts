@@ -97,7 +97,21 @@ function mcpCall(clients: Client[], w: Workload): Call {
   };
 }
 
-type Target = { name: string; call: Call };
+type Target = { name: string; call: Call; pid?: number };
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, USER_HZ = 100
+  } catch {
+    return null;
+  }
+}
+
+/** CPU per call of the serving process and of this load generator, per target (all rounds). */
+const cpuPerCall = new Map<string, { server: number; client: number; calls: number }>();
 
 /** Runs every target in interleaved rounds and merges each target's rounds. */
 async function interleaved(
@@ -108,7 +122,20 @@ async function interleaved(
   const acc = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
   for (const t of targets) await runLoad(t.call, { concurrency: opts.concurrency, maxCalls: 20, maxMs: 500 }); // warm-up
   for (let r = 0; r < rounds; r++) {
-    for (const t of targets) acc.get(t.name)?.push(await runLoad(t.call, opts));
+    for (const t of targets) {
+      const s0 = t.pid ? processCpuMs(t.pid) : null;
+      const c0 = process.cpuUsage();
+      const res = await runLoad(t.call, opts);
+      const c1 = process.cpuUsage(c0);
+      const s1 = t.pid ? processCpuMs(t.pid) : null;
+      acc.get(t.name)?.push(res);
+      const key = `${t.name}@c${opts.concurrency}`;
+      const cur = cpuPerCall.get(key) ?? { server: 0, client: 0, calls: 0 };
+      cur.server += s0 !== null && s1 !== null ? s1 - s0 : Number.NaN;
+      cur.client += (c1.user + c1.system) / 1000;
+      cur.calls += res.latenciesMs.length + res.errors;
+      cpuPerCall.set(key, cur);
+    }
   }
   return new Map([...acc.entries()].map(([k, v]) => [k, mergeResults(v)]));
 }
@@ -218,8 +245,12 @@ async function main(): Promise<void> {
     for (const w of WORKLOADS) {
       const targets: Target[] = [
         { name: 'direct', call: httpCall(upstream.url, w.httpPath) },
-        { name: 'pass-through', call: httpCall(proxy.url, w.httpPath) },
-        ...instances.map((i) => ({ name: `sidecar, ${i.label}`, call: mcpCall(i.clients, w) })),
+        { name: 'pass-through', call: httpCall(proxy.url, w.httpPath), pid: proxy.child.pid },
+        ...instances.map((i) => ({
+          name: `sidecar, ${i.label}`,
+          call: mcpCall(i.clients, w),
+          pid: i.sc.pid,
+        })),
       ];
       log(`${w.name}: concurrency 1`);
       const lat = await interleaved(targets, c1.rounds, {
@@ -302,6 +333,17 @@ async function main(): Promise<void> {
             rows.push(
               unavailableRow(sec, `${name}: errors`, `${res.errors} (${res.firstError ?? ''})`.slice(0, 120)),
             );
+        }
+        if (concurrency === 32) {
+          // CPU per call does not depend on how busy the machine is: the steadiest comparison here.
+          for (const name of ['pass-through', ...instances.map((i) => `sidecar, ${i.label}`)]) {
+            const c = cpuPerCall.get(`${name}@c32`);
+            if (!c || !c.calls) continue;
+            rows.push(
+              infoRow(sec, `${name}: server CPU / load-generator CPU per call`, c.server / c.calls, 'ms'),
+            );
+            rows[rows.length - 1]!.value = `${ms(c.server / c.calls)} / ${ms(c.client / c.calls)}`;
+          }
         }
       }
     }
@@ -438,6 +480,7 @@ async function main(): Promise<void> {
     clearTimeout(hardStop);
   }
 
+  raw.cpuPerCall = Object.fromEntries(cpuPerCall);
   writeReport(opts, started, machine, rows, raw, false);
 }
 
