@@ -276,7 +276,7 @@ function scrubSlots(
   for (let i = 0; i < texts.length; i++) {
     const f = flags[i]!;
     if (f & F_FIELD) {
-      if (texts[i]!.length >= 6 && acceptAssignedValue(texts[i]!, true)) maskField(i, 'secret-field', 0);
+      if (texts[i]!.length >= 6 && acceptAssignedValue(texts[i]!, true)) maskField(i, 'secret-assignment', 0);
     } else if (f & F_AUTH_FIELD) {
       const m = AUTH_SCHEME_RE.exec(texts[i]!);
       const from = m ? m[0].length : 0;
