@@ -395,11 +395,12 @@ async function main(): Promise<void> {
           `max ${ms(t.max)}`,
         ),
       );
+      rows.push(...startRows);
       for (const i of instances) {
         rows.push(
           checkedRow(
             cat,
-            `start to ready, full catalogue (${i.label})`,
+            `start to ready, full catalogue, restart on a migrated DATA_DIR (${i.label})`,
             i.sc.startToReadyMs / 1000,
             's',
             '<=',
