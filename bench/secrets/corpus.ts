@@ -230,7 +230,7 @@ export function buildCorpus(seed = 20261014, perFormat = 6, negPerFormat = 9): {
   for (const f of SECRET_FORMATS) {
     for (let i = 0; i < perFormat; i++) {
       const { secret, line } = f.make(rng);
-      const text = line === '' ? choice(rng, [`token: ${secret}`, `export KEY=${secret}`, `use ${secret} for the upload`, `"${secret}"`]) : line;
+      const text = line === '' ? choice(rng, [`token: ${secret}`, `export KEY=${secret}`, `use ${secret} for the upload`, `"${secret}"`, secret]) : line;
       positives.push({ format: f.name, payload: embed(rng, text, v++), secret });
     }
   }

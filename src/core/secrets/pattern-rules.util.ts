@@ -18,7 +18,14 @@ const isWordCode = (c: number): boolean =>
 
 /** True when the character before `at` cannot be part of the same token. */
 export function boundaryBefore(text: string, at: number): boolean {
-  return at === 0 || !isWordCode(text.charCodeAt(at - 1));
+  return at === 0 || !isWordCode(text.charCodeAt(at - 1)) || afterEscape(text, at);
+}
+
+/** In serialised JSON a newline or tab before a token is the escape \n or \t: a boundary too. */
+export function afterEscape(text: string, at: number): boolean {
+  if (at < 2 || text.charCodeAt(at - 2) !== 92) return false;
+  const c = text.charCodeAt(at - 1);
+  return c === 110 || c === 116 || c === 114 || c === 98 || c === 102; // n t r b f
 }
 
 /** The random part of a real token has many distinct characters; placeholders like xxxx do not. */

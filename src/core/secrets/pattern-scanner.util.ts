@@ -4,7 +4,7 @@
 // 3. indexOf loops for private key blocks and credentials in URLs.
 // NUL (U+0000) separates the strings of one result when they are scanned together: no match may
 // cross it, so every character class below excludes it and the block/URL scans stop at it.
-import { ANCHORED_RULES, AnchoredRule, PatternMatch, looksRandom } from './pattern-rules.util';
+import { afterEscape, ANCHORED_RULES, AnchoredRule, boundaryBefore, PatternMatch, looksRandom } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
 
 const SEP = '\u0000';
@@ -39,13 +39,16 @@ const UPPER_RE = new RegExp(
       .filter((a) => /^[A-Z]/.test(a) && a !== 'SK' && a.length > 2)
       .map(escapeRe),
     'SK[0-9a-f]',
-    'AA[A-Za-z0-9_-]{30}', // telegram bot token after "<digits>:"
     '(?:M[Tjz]|N[DTjz]|O[DT])[A-Za-z0-9]{20}',
   ].join('|'),
   'g',
 );
-// 3. the few lower-case prefixes without a separator, each as its own literal (fast);
-const LITERAL_RES = [/oy2[a-z0-9]{40}/g];
+// 3. the few prefixes without a separator, each as its own literal regex (fast), with the offset of
+//    the token start from the match (the telegram token starts after the colon);
+const LITERAL_RES: Array<[RegExp, number]> = [
+  [/oy2[a-z0-9]{40}/g, 0],
+  [/:AA[A-Za-z0-9_-]{33}/g, 1],
+];
 const INNER_RE = /Q~|-us[0-9]|\/(?:api\/webhooks|services)\/|\$(?:production|sandbox)\$/g;
 
 const isWordCode = (c: number): boolean =>
@@ -71,15 +74,16 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
     // Look back (at most 128 characters) to the start of the token that holds this separator.
     let s = m.index;
     while (s > 0 && m.index - s < 128 && isWordCode(text.charCodeAt(s - 1))) s--;
-    if (s === lastStart || (s > 0 && isWordCode(text.charCodeAt(s - 1)))) continue;
+    if (s > 0 && text.charCodeAt(s - 1) === 92 && s < m.index && afterEscape(text, s + 1)) s++; // "\nghp_..."
+    if (s === lastStart || !boundaryBefore(text, s)) continue;
     lastStart = s;
     const end = tryPrefixRules(text, s, out);
     if (end > SEP_RE.lastIndex) SEP_RE.lastIndex = end;
   }
-  for (const re of [UPPER_RE, ...LITERAL_RES]) {
+  for (const [re, offset] of [[UPPER_RE, 0] as [RegExp, number], ...LITERAL_RES]) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const end = tryPrefixRules(text, m.index, out);
+      const end = tryPrefixRules(text, m.index + offset, out);
       re.lastIndex = end > m.index ? end : m.index + 1;
     }
   }
@@ -121,7 +125,7 @@ export function scanText(text: string): PatternMatch[] {
     if (kw === 'authorization') {
       AUTH_RE.lastIndex = after;
       const a = AUTH_RE.exec(text);
-      if (a && !isPlaceholder(a[1]!)) {
+      if (a && !isPlaceholder(a[1]!) && looksRandom(a[1]!) && (/[0-9]/.test(a[1]!) || a[1]!.length >= 20)) {
         const end = AUTH_RE.lastIndex;
         out.push({ start: end - a[1]!.length, end, kind: 'authorization-header', reveal: 0, prio: 1 });
         KEYWORD_RE.lastIndex = end;

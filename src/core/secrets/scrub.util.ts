@@ -208,21 +208,72 @@ function join(texts: string[], include: (i: number) => boolean): Joined {
   return { joined: parts.join(SEP), starts, lengths };
 }
 
-function exactSpans(joined: string, variants: string[]): Span[] {
-  const spans: Span[] = [];
+/**
+ * Layer 1 over the joined buffer: finds every occurrence of every variant, merges overlapping ones
+ * and rewrites the affected slots. Flat arrays and one pass over the sorted spans keep this linear
+ * even with hundreds of thousands of hits (a short secret in a long run of the same characters).
+ */
+function redactExact(texts: string[], all: Joined, variants: string[]): number {
+  const { joined, starts: segStarts, lengths } = all;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let variantsHit = 0;
   for (const v of variants) {
-    for (let i = joined.indexOf(v); i >= 0; i = joined.indexOf(v, i + v.length)) spans.push({ start: i, end: i + v.length });
+    const before = starts.length;
+    for (let i = joined.indexOf(v); i >= 0; i = joined.indexOf(v, i + v.length)) {
+      starts.push(i);
+      ends.push(i + v.length);
+    }
+    if (starts.length > before) variantsHit++;
   }
-  if (spans.length < 2) return spans;
-  spans.sort((a, b) => a.start - b.start || b.end - a.end);
-  const merged: Span[] = [spans[0]!];
-  for (let j = 1; j < spans.length; j++) {
-    const s = spans[j]!;
-    const last = merged[merged.length - 1]!;
-    if (s.start < last.end) last.end = Math.max(last.end, s.end);
-    else merged.push(s);
+  if (starts.length === 0) return 0;
+  let order: number[] | null = null;
+  if (variantsHit > 1) {
+    order = starts.map((_, k) => k);
+    order.sort((a, b) => starts[a]! - starts[b]! || ends[b]! - ends[a]!);
   }
-  return merged;
+  let count = 0;
+  let seg = 0;
+  let parts: string[] = [];
+  let partsSeg = -1;
+  let pos = 0; // position inside the current segment's text already copied
+  const finishSegment = (): void => {
+    if (partsSeg < 0) return;
+    parts.push(texts[partsSeg]!.slice(pos));
+    texts[partsSeg] = parts.join('');
+    parts = [];
+    partsSeg = -1;
+  };
+  const emit = (s: number, e: number): void => {
+    while (seg + 1 < segStarts.length && segStarts[seg + 1]! <= s) seg++;
+    const base = segStarts[seg]!;
+    if (e > base + lengths[seg]!) return; // crosses a slot boundary: not a real occurrence
+    if (partsSeg !== seg) {
+      finishSegment();
+      partsSeg = seg;
+      pos = 0;
+    }
+    parts.push(texts[seg]!.slice(pos, s - base), REDACTED);
+    pos = e - base;
+    count++;
+  };
+  let cs = -1;
+  let ce = -1;
+  for (let j = 0; j < starts.length; j++) {
+    const k = order ? order[j]! : j;
+    const s = starts[k]!;
+    const e = ends[k]!;
+    if (s < ce) {
+      if (e > ce) ce = e;
+      continue;
+    }
+    if (cs >= 0) emit(cs, ce);
+    cs = s;
+    ce = e;
+  }
+  emit(cs, ce);
+  finishSegment();
+  return count;
 }
 
 function applySpans(text: string, spans: Array<Span & { replacement: string }>): string {
@@ -255,13 +306,8 @@ function scrubSlots(
   let all = prejoined;
   if (variants.length > 0 && texts.length > 0) {
     all ??= join(texts, () => true);
-    const { joined, starts, lengths } = all;
-    const spans = exactSpans(joined, variants);
-    if (spans.length > 0) all = undefined; // texts changed: join again for layer 2
-    for (const [seg, list] of bySlot(spans, starts, lengths)) {
-      redactions += list.length;
-      texts[seg] = applySpans(texts[seg]!, list.map((s) => ({ ...s, replacement: REDACTED })));
-    }
+    redactions = redactExact(texts, all, variants);
+    if (redactions > 0) all = undefined; // texts changed: join again for layer 2
   }
 
   // Layer 2: pattern masking.
@@ -318,6 +364,24 @@ const needsWalk = (json: string): boolean => json.includes('"content_base64":') 
 function scrubChunked(value: object, ctx: ScrubContext): Scrubbed {
   // Very short secrets would also hit JSON syntax and common keys: the walk handles keys exactly.
   if ((ctx.exactSecrets ?? []).some((x) => typeof x === 'string' && x.length > 0 && x.length < 4)) return walkScrub(value, ctx);
+  // Whole result at once when it holds no base64 content: one native serialisation, and a parse
+  // back only when something was redacted or masked.
+  let whole: string | undefined;
+  try {
+    whole = JSON.stringify(value);
+  } catch {
+    whole = undefined;
+  }
+  if (whole !== undefined && !needsWalk(whole)) {
+    const texts = [whole];
+    const r = scrubSlots(texts, [0], ctx, true);
+    if (r.redactions === 0 && r.masks === 0) return { value, ...r };
+    try {
+      return { value: JSON.parse(texts[0]!), ...r };
+    } catch {
+      // an exact secret matched JSON syntax somewhere: go element by element
+    }
+  }
   const isArray = Array.isArray(value);
   // The object itself is a base64 container (contents, blob, wiki page, binary envelope).
   if (!isArray && ((value as Record<string, unknown>).encoding === 'base64' || 'content_base64' in value)) return walkScrub(value, ctx);

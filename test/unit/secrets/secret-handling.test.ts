@@ -99,6 +99,15 @@ describe('pattern masking (layer 2)', () => {
     expect(r.masks).toBe(1);
   });
 
+  it('masks tokens right after a newline or tab, which the JSON-text path sees as \\n and \\t', () => {
+    const t = githubToken();
+    const k = awsKeyId();
+    const r = scrubResult({ body: `Steps:\n${t}\n\t${k}` }, mask());
+    expect(JSON.stringify(r.value)).not.toContain(t.slice(4));
+    expect(JSON.stringify(r.value)).not.toContain(k.slice(4));
+    expect(r.masks).toBe(2);
+  });
+
   it('leaves a bare 40-hex value alone (a Gitea token is the exact layer\'s job)', () => {
     const hex = giteaToken();
     expect(scrubResult({ sha: hex, message: `merge ${hex}` }, mask()).masks).toBe(0);
