@@ -17,7 +17,13 @@ export type CorpusScore = {
 };
 
 export type ThroughputFigure = { bytes: number; medianMs: number; mbPerSecond: number; masks: number };
-export type AdversarialFigure = { name: string; msSmall: number; msLarge: number; ratio: number; linear: boolean };
+export type AdversarialFigure = {
+  name: string;
+  msSmall: number;
+  msLarge: number;
+  ratio: number;
+  linear: boolean;
+};
 
 export type SecretsBenchResult = {
   recall: number;
@@ -26,7 +32,12 @@ export type SecretsBenchResult = {
   perFormat: Record<string, { total: number; detected: number }>;
   missed: Array<{ format: string }>;
   falsePositives: Array<{ format: string }>;
-  throughput: { json1MB: ThroughputFigure; json10MB: ThroughputFigure; text1MB: ThroughputFigure; adversarial: AdversarialFigure[] };
+  throughput: {
+    json1MB: ThroughputFigure;
+    json10MB: ThroughputFigure;
+    text1MB: ThroughputFigure;
+    adversarial: AdversarialFigure[];
+  };
 };
 
 const MASK_CTX = { exactSecrets: [] as string[], mode: 'mask' as const, skipPatterns: false };
@@ -42,7 +53,8 @@ function visibleText(value: unknown): string {
     else if (v !== null && typeof v === 'object') {
       for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
         parts.push(k);
-        if (typeof child === 'string' && (k === 'content' || k === 'content_base64')) parts.push(Buffer.from(child, 'base64').toString('utf8'));
+        if (typeof child === 'string' && (k === 'content' || k === 'content_base64'))
+          parts.push(Buffer.from(child, 'base64').toString('utf8'));
         stack.push(child);
       }
     }
@@ -109,20 +121,30 @@ export function scoreCorpus(seed?: number): CorpusScore {
 
 /** A realistic issue list of about `bytes` of JSON: prose, code, SHAs, URLs and a few secrets. */
 export function buildIssueList(bytes: number, rng: Rng): unknown[] {
-  const words = 'the deploy fails when runner starts cache build release token expired please check config branch merge review docs update password reset link'.split(' ');
+  const words =
+    'the deploy fails when runner starts cache build release token expired please check config branch merge review docs update password reset link'.split(
+      ' ',
+    );
   const issues: unknown[] = [];
   let size = 0;
   for (let n = 1; size < bytes; n++) {
     let body = '';
-    for (let i = 0; i < 60; i++) body += words[Math.floor(rng() * words.length)] + (i % 12 === 11 ? '.\n' : ' ');
+    for (let i = 0; i < 60; i++)
+      body += words[Math.floor(rng() * words.length)] + (i % 12 === 11 ? '.\n' : ' ');
     body += `\n\nFixed by ${pick(rng, '0123456789abcdef', 40)} in https://gitea.example.com/org/app/pulls/${n}\n`;
-    if (n % 50 === 0) body += `\nleaked: ${['gh', 'p_'].join('')}${pick(rng, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 36)}\n`;
+    if (n % 50 === 0)
+      body += `\nleaked: ${['gh', 'p_'].join('')}${pick(rng, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 36)}\n`;
     const issue = {
       id: n,
       number: n,
       url: `https://gitea.example.com/api/v1/repos/org/app/issues/${n}`,
       html_url: `https://gitea.example.com/org/app/issues/${n}`,
-      user: { id: n % 17, login: `user${n % 17}`, email: `user${n % 17}@example.org`, avatar_url: `https://gitea.example.com/avatars/${pick(rng, '0123456789abcdef', 32)}` },
+      user: {
+        id: n % 17,
+        login: `user${n % 17}`,
+        email: `user${n % 17}@example.org`,
+        avatar_url: `https://gitea.example.com/avatars/${pick(rng, '0123456789abcdef', 32)}`,
+      },
       title: `Issue ${n}: ${words[n % words.length]} problem`,
       body,
       labels: [{ id: 1, name: 'bug', color: 'ee0701', description: 'Something is not working' }],
@@ -163,7 +185,11 @@ function throughputJson(bytes: number, runs: number): ThroughputFigure {
   const actual = JSON.stringify(value).length;
   let masks = 0;
   const ms = timeIt(() => {
-    masks = scrubResult(value, { exactSecrets: ['0123456789abcdef0123456789abcdef01234567'], mode: 'mask', skipPatterns: false }).masks;
+    masks = scrubResult(value, {
+      exactSecrets: ['0123456789abcdef0123456789abcdef01234567'],
+      mode: 'mask',
+      skipPatterns: false,
+    }).masks;
   }, runs);
   return { bytes: actual, medianMs: round(ms), mbPerSecond: round(actual / 1048576 / (ms / 1000)), masks };
 }
@@ -174,7 +200,12 @@ function throughputText(bytes: number, runs: number): ThroughputFigure {
   const ms = timeIt(() => {
     masks = scrubText(text, MASK_CTX).masks;
   }, runs);
-  return { bytes: text.length, medianMs: round(ms), mbPerSecond: round(text.length / 1048576 / (ms / 1000)), masks };
+  return {
+    bytes: text.length,
+    medianMs: round(ms),
+    mbPerSecond: round(text.length / 1048576 / (ms / 1000)),
+    masks,
+  };
 }
 
 const round = (x: number): number => Math.round(x * 100) / 100;
@@ -183,17 +214,50 @@ const round = (x: number): number => Math.round(x * 100) / 100;
 export const ADVERSARIAL: Array<{ name: string; make: (n: number) => string }> = [
   { name: 'run-of-a', make: (n) => 'a'.repeat(n) },
   { name: 'run-of-equals', make: (n) => '='.repeat(n) },
-  { name: 'base64-like', make: (n) => pick(mulberry32(3), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', n) },
+  {
+    name: 'base64-like',
+    make: (n) => pick(mulberry32(3), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', n),
+  },
   { name: 'hex-run', make: (n) => pick(mulberry32(4), '0123456789abcdef', n) },
-  { name: 'near-miss-github', make: (n) => [`gh`, `p_`, 'a'.repeat(30), ' '].join('').repeat(Math.ceil(n / 35)).slice(0, n) },
-  { name: 'near-miss-aws', make: (n) => ['AK', 'IA', 'AAAAAAAAAAAAAA'].join('').repeat(Math.ceil(n / 18)).slice(0, n) },
+  {
+    name: 'near-miss-github',
+    make: (n) =>
+      [`gh`, `p_`, 'a'.repeat(30), ' ']
+        .join('')
+        .repeat(Math.ceil(n / 35))
+        .slice(0, n),
+  },
+  {
+    name: 'near-miss-aws',
+    make: (n) =>
+      ['AK', 'IA', 'AAAAAAAAAAAAAA']
+        .join('')
+        .repeat(Math.ceil(n / 18))
+        .slice(0, n),
+  },
   { name: 'jwt-prefixes', make: (n) => 'eyJ'.repeat(Math.ceil(n / 3)).slice(0, n) },
   { name: 'jwt-segments', make: (n) => 'eyJaaaaaaaaaaaa.'.repeat(Math.ceil(n / 16)).slice(0, n) },
-  { name: 'pem-begin-no-end', make: (n) => ['-----BEG', 'IN RSA PRIV', 'ATE KEY-----\n'].join('').repeat(Math.ceil(n / 32)).slice(0, n) },
+  {
+    name: 'pem-begin-no-end',
+    make: (n) =>
+      ['-----BEG', 'IN RSA PRIV', 'ATE KEY-----\n']
+        .join('')
+        .repeat(Math.ceil(n / 32))
+        .slice(0, n),
+  },
   { name: 'url-schemes', make: (n) => 'a://'.repeat(Math.ceil(n / 4)).slice(0, n) },
-  { name: 'url-userinfo-no-at', make: (n) => ('https://user:' + 'p'.repeat(300) + ' ').repeat(Math.ceil(n / 314)).slice(0, n) },
-  { name: 'assignment-keywords', make: (n) => 'password=token=secret='.repeat(Math.ceil(n / 22)).slice(0, n) },
-  { name: 'keyword-long-value', make: (n) => ('api_key=' + 'Z9'.repeat(400) + '\n').repeat(Math.ceil(n / 809)).slice(0, n) },
+  {
+    name: 'url-userinfo-no-at',
+    make: (n) => ('https://user:' + 'p'.repeat(300) + ' ').repeat(Math.ceil(n / 314)).slice(0, n),
+  },
+  {
+    name: 'assignment-keywords',
+    make: (n) => 'password=token=secret='.repeat(Math.ceil(n / 22)).slice(0, n),
+  },
+  {
+    name: 'keyword-long-value',
+    make: (n) => ('api_key=' + 'Z9'.repeat(400) + '\n').repeat(Math.ceil(n / 809)).slice(0, n),
+  },
   { name: 'bearer-spaces', make: (n) => 'Authorization: Bearer   '.repeat(Math.ceil(n / 24)).slice(0, n) },
   { name: 'mailchimp-suffixes', make: (n) => '-us1'.repeat(Math.ceil(n / 4)).slice(0, n) },
   { name: 'telegram-colons', make: (n) => '12345678:AA'.repeat(Math.ceil(n / 11)).slice(0, n) },
@@ -213,17 +277,29 @@ function adversarial(quick: boolean): AdversarialFigure[] {
     const msLarge = fastest(() => scrubText(b, ctx), runs);
     const ratio = msLarge / Math.max(msSmall, 0.01);
     // 4x the input should cost about 4x the time; allow generous noise before calling it non-linear.
-    return { name, msSmall: round(msSmall), msLarge: round(msLarge), ratio: round(ratio), linear: ratio < 8 || msLarge < 5 };
+    return {
+      name,
+      msSmall: round(msSmall),
+      msLarge: round(msLarge),
+      ratio: round(ratio),
+      linear: ratio < 8 || msLarge < 5,
+    };
   });
 }
 
-export async function runSecretsBench({ quick = false }: { quick?: boolean } = {}): Promise<SecretsBenchResult> {
+export async function runSecretsBench({
+  quick = false,
+}: { quick?: boolean } = {}): Promise<SecretsBenchResult> {
   const score = scoreCorpus();
   const runs = quick ? 5 : 15;
   const result: SecretsBenchResult = {
     recall: round(score.recall * 10000) / 10000,
     falsePositiveRate: round(score.falsePositiveRate * 10000) / 10000,
-    corpus: { positives: score.positives, negatives: score.negatives, formats: Object.keys(score.perFormat).length },
+    corpus: {
+      positives: score.positives,
+      negatives: score.negatives,
+      formats: Object.keys(score.perFormat).length,
+    },
     perFormat: score.perFormat,
     missed: score.missed,
     falsePositives: score.falsePositives,

@@ -10,8 +10,20 @@ function atDepth(depth: number, leaf: Record<string, unknown>): Record<string, u
 describe('collectBodySecrets', () => {
   it('collects every listed field name, case-insensitively', () => {
     const fields = [
-      'password', 'secret', 'client_secret', 'token', 'access_token', 'auth_password', 'auth_token', 'private_key',
-      'authorization_header', 'remote_password', 'mirror_password', 'mirror_token', 'aws_secret_access_key', 'aws_access_key_id',
+      'password',
+      'secret',
+      'client_secret',
+      'token',
+      'access_token',
+      'auth_password',
+      'auth_token',
+      'private_key',
+      'authorization_header',
+      'remote_password',
+      'mirror_password',
+      'mirror_token',
+      'aws_secret_access_key',
+      'aws_access_key_id',
     ];
     const body = Object.fromEntries(fields.map((f, i) => [f, `value-${i}`]));
     expect(collectBodySecrets(body, 'createHook').sort()).toEqual(fields.map((_, i) => `value-${i}`).sort());
@@ -19,7 +31,12 @@ describe('collectBodySecrets', () => {
   });
 
   it('ignores other fields and non-string values', () => {
-    expect(collectBodySecrets({ username: 'alice-long', password: 12345678, token: null, description: 'secret-ish' }, 'x')).toEqual([]);
+    expect(
+      collectBodySecrets(
+        { username: 'alice-long', password: 12345678, token: null, description: 'secret-ish' },
+        'x',
+      ),
+    ).toEqual([]);
   });
 
   it('does not collect a 3-character password, but does collect a 4-character one', () => {

@@ -47,7 +47,9 @@ export function collectBodySecrets(body: unknown, operationId: string): string[]
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (Array.isArray(node)) {
-      for (const item of node) if (item !== null && typeof item === 'object' && depth < MAX_BODY_SECRET_DEPTH) stack.push([item, depth + 1]);
+      for (const item of node)
+        if (item !== null && typeof item === 'object' && depth < MAX_BODY_SECRET_DEPTH)
+          stack.push([item, depth + 1]);
       continue;
     }
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {

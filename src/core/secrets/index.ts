@@ -1,10 +1,19 @@
 // Secret handling of results (ADR 0005 amendment, docs/adr/0007): exact redaction, pattern masking,
 // block mode, credential-issuing operations and the write-back guard. Framework-free.
-export { collectBodySecrets, BODY_SECRET_FIELDS, MAX_BODY_SECRET_DEPTH, MIN_BODY_SECRET_LENGTH } from './body-secrets.util';
+export {
+  collectBodySecrets,
+  BODY_SECRET_FIELDS,
+  MAX_BODY_SECRET_DEPTH,
+  MIN_BODY_SECRET_LENGTH,
+} from './body-secrets.util';
 export { scrubResult, scrubText, REDACTED } from './scrub.util';
 export type { ScrubContext, ScrubResult, DetectionMode } from './scrub.util';
 export { findMaskMarker } from './write-guard.util';
 export { redactArguments } from './redact-arguments.util';
-export { CREDENTIAL_ISSUING_OPERATIONS, ACTION_SECRET_WRITE_OPERATIONS, FILE_WRITE_OPERATIONS } from './secret-operations.util';
+export {
+  CREDENTIAL_ISSUING_OPERATIONS,
+  ACTION_SECRET_WRITE_OPERATIONS,
+  FILE_WRITE_OPERATIONS,
+} from './secret-operations.util';
 export { MASK_OPENER, formatMask, indexOfMaskMarker } from './mask-format.util';
 export { scanText } from './pattern-scanner.util';

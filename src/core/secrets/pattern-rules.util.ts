@@ -40,7 +40,13 @@ export function looksRandom(s: string, from = 0): boolean {
 }
 
 // A prefixed token: sticky regex at the anchor, word boundary before, no token character after.
-function prefixed(kind: string, anchor: string, body: string, reveal = anchor.length, randomFrom = anchor.length): AnchoredRule {
+function prefixed(
+  kind: string,
+  anchor: string,
+  body: string,
+  reveal = anchor.length,
+  randomFrom = anchor.length,
+): AnchoredRule {
   const re = new RegExp(`${escape(anchor)}${body}(?![A-Za-z0-9_-])`, 'y');
   return {
     kind,
@@ -86,7 +92,9 @@ export const ANCHORED_RULES: AnchoredRule[] = [
   prefixed('bitbucket-app-password', 'ATBB', `[A-Za-z0-9_=.-]{28,64}`),
   prefixed('atlassian-api-token', 'ATATT3', `[A-Za-z0-9_=-]{60,300}`),
   // Chat
-  ...['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxe-'].map((p) => prefixed('slack-token', p, `[A-Za-z0-9-]{10,250}`)),
+  ...['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxe-'].map((p) =>
+    prefixed('slack-token', p, `[A-Za-z0-9-]{10,250}`),
+  ),
   prefixed('slack-app-token', 'xapp-', `[A-Za-z0-9-]{20,250}`),
   slackWebhook(),
   discordWebhook(),

@@ -4,7 +4,14 @@
 // 3. indexOf loops for private key blocks and credentials in URLs.
 // NUL (U+0000) separates the strings of one result when they are scanned together: no match may
 // cross it, so every character class below excludes it and the block/URL scans stop at it.
-import { afterEscape, ANCHORED_RULES, AnchoredRule, boundaryBefore, PatternMatch, looksRandom } from './pattern-rules.util';
+import {
+  afterEscape,
+  ANCHORED_RULES,
+  AnchoredRule,
+  boundaryBefore,
+  PatternMatch,
+  looksRandom,
+} from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
 
 const SEP = '\u0000';
@@ -101,10 +108,13 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
   }
 }
 
-const KEYWORD_RE = /p(?:assw(?:or)?d|wd|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uthorization)|bearer|[?&]sig=/gi;
+const KEYWORD_RE =
+  /p(?:assw(?:or)?d|wd|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uthorization)|bearer|[?&]sig=/gi;
 const KEY_SUFFIX_OK = /^(?:[_-]?(?:access[_-]?)?(?:key|value|secret|token|string|v[0-9]|[0-9]))?$/i;
 // Quotes may be JSON-escaped (\") when a JSON document is scanned as text.
+// NUL separates joined strings: values must stop there.
 const ASSIGNMENT_RE =
+  // eslint-disable-next-line no-control-regex
   /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\s{0,3}(?::=|=>|[:=])[ \t]{0,3}(?:\\{0,2}(["'`])([^"'`\\\r\n\u0000]{1,300})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,300}))/dy;
 const AUTH_RE =
   /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
@@ -145,7 +155,8 @@ export function scanText(text: string): PatternMatch[] {
     if (kw.endsWith('sig=')) {
       SIG_RE.lastIndex = after;
       const a = SIG_RE.exec(text);
-      if (a && looksRandom(a[1]!)) out.push({ start: after, end: SIG_RE.lastIndex, kind: 'sas-signature', reveal: 0, prio: 1 });
+      if (a && looksRandom(a[1]!))
+        out.push({ start: after, end: SIG_RE.lastIndex, kind: 'sas-signature', reveal: 0, prio: 1 });
       continue;
     }
     ASSIGNMENT_RE.lastIndex = after;
@@ -196,13 +207,18 @@ function scanPrivateKeyBlocks(text: string, out: Array<PatternMatch & { prio: nu
       const close = text.indexOf('-----', nextEnd + 9);
       end = close >= 0 && close < limit && close - nextEnd < 80 ? close + 5 : limit;
     }
-    const kind = h[1]!.includes('PGP') ? 'pgp-private-key' : h[1]!.includes('OPENSSH') ? 'openssh-private-key' : 'private-key';
+    const kind = h[1]!.includes('PGP')
+      ? 'pgp-private-key'
+      : h[1]!.includes('OPENSSH')
+        ? 'openssh-private-key'
+        : 'private-key';
     out.push({ start: at, end, kind, reveal: 0, prio: 2 });
     from = end;
   }
 }
 
 // Userinfo: after "://", up to '@' before any path, query, space or quote character (bounded).
+// eslint-disable-next-line no-control-regex -- NUL separates joined strings
 const URL_USERINFO_RE = /:\/\/([^\s/?#@"'<>\\`\u0000]{1,256})@/g;
 
 function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: number }>): void {
@@ -224,7 +240,12 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
       } else if (!isPlaceholder(decodeSafe(pass)) && !/^(?:pass|pwd|secret|token)$/i.test(pass)) {
         start = userStart + colonRel + 1;
       }
-    } else if (userinfo.length >= 20 && looksRandom(userinfo) && /[0-9]/.test(userinfo) && !isPlaceholder(userinfo)) {
+    } else if (
+      userinfo.length >= 20 &&
+      looksRandom(userinfo) &&
+      /[0-9]/.test(userinfo) &&
+      !isPlaceholder(userinfo)
+    ) {
       start = userStart;
     }
     if (start >= 0) out.push({ start, end, kind: 'url-credentials', reveal: 0, prio: 1 });

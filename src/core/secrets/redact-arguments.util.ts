@@ -24,7 +24,8 @@ export function redactArguments(args: unknown, exactSecrets: string[], operation
       into[at] = obj;
       for (const [key, child] of Object.entries(v as Record<string, unknown>)) {
         if (typeof child === 'string' && child.length > 0 && isSecretKey(key)) {
-          if (child.length >= MIN_BODY_SECRET_LENGTH || (actionWrite && key === 'data')) collected.push(child);
+          if (child.length >= MIN_BODY_SECRET_LENGTH || (actionWrite && key === 'data'))
+            collected.push(child);
           obj[key] = REDACTED;
         } else {
           obj[key] = null;
@@ -35,5 +36,9 @@ export function redactArguments(args: unknown, exactSecrets: string[], operation
       into[at] = v;
     }
   }
-  return scrubResult(holder[0], { exactSecrets: [...exactSecrets, ...collected], mode: 'mask', skipPatterns: false }).value;
+  return scrubResult(holder[0], {
+    exactSecrets: [...exactSecrets, ...collected],
+    mode: 'mask',
+    skipPatterns: false,
+  }).value;
 }

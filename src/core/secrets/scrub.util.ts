@@ -9,7 +9,12 @@ import { acceptAssignedValue, scanText } from './pattern-scanner.util';
 
 export type DetectionMode = 'off' | 'mask' | 'block';
 export type ScrubContext = { exactSecrets: string[]; mode: DetectionMode; skipPatterns: boolean };
-export type ScrubResult<T = unknown> = { value: T; redactions: number; masks: number; blocked: null | { kinds: string[] } };
+export type ScrubResult<T = unknown> = {
+  value: T;
+  redactions: number;
+  masks: number;
+  blocked: null | { kinds: string[] };
+};
 
 export const REDACTED = '[REDACTED]';
 const SEP = '\u0000';
@@ -28,15 +33,31 @@ type TNode =
   | { k: 'o'; keys: number[]; vals: TNode[] };
 
 const SECRET_FIELD_NAMES = [
-  'password', 'passwd', 'pwd', 'secret', 'client_secret', 'secret_key', 'token', 'access_token', 'refresh_token',
-  'auth_token', 'id_token', 'api_key', 'apikey', 'private_key', 'access_key', 'secret_access_key', 'webhook_secret',
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'client_secret',
+  'secret_key',
+  'token',
+  'access_token',
+  'refresh_token',
+  'auth_token',
+  'id_token',
+  'api_key',
+  'apikey',
+  'private_key',
+  'access_key',
+  'secret_access_key',
+  'webhook_secret',
 ];
 const AUTH_FIELD_NAMES = ['authorization', 'authorization_header', 'proxy_authorization'];
 
 function fieldFlag(key: string): number {
   const k = key.toLowerCase();
   if (k.length > 64) return 0;
-  const hit = (name: string): boolean => k === name || (k.endsWith(name) && /[_-]/.test(k[k.length - name.length - 1]!));
+  const hit = (name: string): boolean =>
+    k === name || (k.endsWith(name) && /[_-]/.test(k[k.length - name.length - 1]!));
   if (AUTH_FIELD_NAMES.some(hit)) return F_AUTH_FIELD;
   return SECRET_FIELD_NAMES.some(hit) ? F_FIELD : 0;
 }
@@ -67,7 +88,9 @@ class Collector {
 
   build(value: unknown): TNode {
     const holder: TNode[] = [];
-    const stack: Array<{ v: unknown; into: TNode[]; at: number; flags: number }> = [{ v: value, into: holder, at: 0, flags: 0 }];
+    const stack: Array<{ v: unknown; into: TNode[]; at: number; flags: number }> = [
+      { v: value, into: holder, at: 0, flags: 0 },
+    ];
     while (stack.length > 0) {
       const { v, into, at, flags } = stack.pop()!;
       if (typeof v === 'string') {
@@ -88,9 +111,17 @@ class Collector {
           node.keys.push(this.slot(key, F_KEY));
           if (typeof child === 'string' && ((b64Content && key === 'content') || key === 'content_base64')) {
             const text = decodeBase64Text(child);
-            node.vals[j] = text === null ? { k: 's', i: this.slot(child, F_EXACT_ONLY) } : { k: 'b', i: this.slot(text, F_B64), raw: child };
+            node.vals[j] =
+              text === null
+                ? { k: 's', i: this.slot(child, F_EXACT_ONLY) }
+                : { k: 'b', i: this.slot(text, F_B64), raw: child };
           } else {
-            stack.push({ v: child, into: node.vals, at: j, flags: typeof child === 'string' ? fieldFlag(key) : 0 });
+            stack.push({
+              v: child,
+              into: node.vals,
+              at: j,
+              flags: typeof child === 'string' ? fieldFlag(key) : 0,
+            });
           }
         }
       } else {
@@ -102,7 +133,9 @@ class Collector {
 
   rebuild(root: TNode, texts: string[]): unknown {
     const holder: unknown[] = [];
-    const stack: Array<{ n: TNode; into: unknown[] | Record<string, unknown>; at: number | string }> = [{ n: root, into: holder, at: 0 }];
+    const stack: Array<{ n: TNode; into: unknown[] | Record<string, unknown>; at: number | string }> = [
+      { n: root, into: holder, at: 0 },
+    ];
     while (stack.length > 0) {
       const { n, into, at } = stack.pop()!;
       const put = (val: unknown): void => {
@@ -326,25 +359,32 @@ function scrubSlots(
     } else if (f & F_AUTH_FIELD) {
       const m = AUTH_SCHEME_RE.exec(texts[i]!);
       const from = m ? m[0].length : 0;
-      if (texts[i]!.length - from >= 6 && acceptAssignedValue(texts[i]!.slice(from), true)) maskField(i, 'authorization-header', from);
+      if (texts[i]!.length - from >= 6 && acceptAssignedValue(texts[i]!.slice(from), true))
+        maskField(i, 'authorization-header', from);
     }
   }
   const scanAll = flags.every((f) => (f & (F_EXACT_ONLY | F_FIELD | F_AUTH_FIELD)) === 0);
   const { joined, starts, lengths } =
-    scanAll && all !== undefined ? all : join(texts, (i) => (flags[i]! & (F_EXACT_ONLY | F_FIELD | F_AUTH_FIELD)) === 0);
+    scanAll && all !== undefined
+      ? all
+      : join(texts, (i) => (flags[i]! & (F_EXACT_ONLY | F_FIELD | F_AUTH_FIELD)) === 0);
   const matches = scanText(joined);
   for (const [seg, list] of bySlot<PatternMatch>(matches, starts, lengths)) {
     const t = texts[seg]!;
     masks += list.length;
     for (const m of list) kinds.add(m.kind);
-    texts[seg] = applySpans(t, list.map((m) => ({ ...m, replacement: formatMask(m.kind, t.slice(m.start, m.end), m.reveal) })));
+    texts[seg] = applySpans(
+      t,
+      list.map((m) => ({ ...m, replacement: formatMask(m.kind, t.slice(m.start, m.end), m.reveal) })),
+    );
   }
   return { redactions, masks, kinds };
 }
 
 export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
   if (typeof value === 'string') return scrubText(value, ctx);
-  const r = value !== null && typeof value === 'object' ? scrubChunked(value as object, ctx) : walkScrub(value, ctx);
+  const r =
+    value !== null && typeof value === 'object' ? scrubChunked(value as object, ctx) : walkScrub(value, ctx);
   return { value: r.value, redactions: r.redactions, masks: r.masks, blocked: blockedOf(ctx, r.kinds) };
 }
 
@@ -353,7 +393,8 @@ type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<
 const blockedOf = (ctx: ScrubContext, kinds: Set<string>): ScrubResult['blocked'] =>
   ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null;
 
-const needsWalk = (json: string): boolean => json.includes('"content_base64":') || json.includes('"encoding":"base64"');
+const needsWalk = (json: string): boolean =>
+  json.includes('"content_base64":') || json.includes('"encoding":"base64"');
 
 // Fast path for large results: each top-level element (array item, or object entry) is serialised
 // natively and all of them are scanned together as JSON text; only the elements that changed are
@@ -363,7 +404,8 @@ const needsWalk = (json: string): boolean => json.includes('"content_base64":') 
 // through the walk instead.
 function scrubChunked(value: object, ctx: ScrubContext): Scrubbed {
   // Very short secrets would also hit JSON syntax and common keys: the walk handles keys exactly.
-  if ((ctx.exactSecrets ?? []).some((x) => typeof x === 'string' && x.length > 0 && x.length < 4)) return walkScrub(value, ctx);
+  if ((ctx.exactSecrets ?? []).some((x) => typeof x === 'string' && x.length > 0 && x.length < 4))
+    return walkScrub(value, ctx);
   // Whole result at once when it holds no base64 content: one native serialisation, and a parse
   // back only when something was redacted or masked.
   let whole: string | undefined;
@@ -384,8 +426,11 @@ function scrubChunked(value: object, ctx: ScrubContext): Scrubbed {
   }
   const isArray = Array.isArray(value);
   // The object itself is a base64 container (contents, blob, wiki page, binary envelope).
-  if (!isArray && ((value as Record<string, unknown>).encoding === 'base64' || 'content_base64' in value)) return walkScrub(value, ctx);
-  const entries: Array<[string, unknown]> = isArray ? (value as unknown[]).map((v, i) => [String(i), v]) : Object.entries(value);
+  if (!isArray && ((value as Record<string, unknown>).encoding === 'base64' || 'content_base64' in value))
+    return walkScrub(value, ctx);
+  const entries: Array<[string, unknown]> = isArray
+    ? (value as unknown[]).map((v, i) => [String(i), v])
+    : Object.entries(value);
   const wrap = (k: string, v: unknown): unknown => (isArray ? v : { [k]: v });
   const texts: string[] = [];
   const slotOf: number[] = new Array<number>(entries.length).fill(-1);

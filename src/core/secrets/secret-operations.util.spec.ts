@@ -1,14 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ACTION_SECRET_WRITE_OPERATIONS, CREDENTIAL_ISSUING_OPERATIONS, FILE_WRITE_OPERATIONS } from './secret-operations.util';
+import {
+  ACTION_SECRET_WRITE_OPERATIONS,
+  CREDENTIAL_ISSUING_OPERATIONS,
+  FILE_WRITE_OPERATIONS,
+} from './secret-operations.util';
 
-type Swagger = { paths: Record<string, Record<string, { operationId?: string; parameters?: Array<{ in: string; schema?: { $ref?: string } }> }>> };
-const swagger = JSON.parse(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8')) as Swagger;
+type Swagger = {
+  paths: Record<
+    string,
+    Record<string, { operationId?: string; parameters?: Array<{ in: string; schema?: { $ref?: string } }> }>
+  >;
+};
+const swagger = JSON.parse(
+  readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'),
+) as Swagger;
 const ops = new Map<string, { method: string; path: string; bodyRef?: string }>();
 for (const [p, item] of Object.entries(swagger.paths)) {
   for (const [method, op] of Object.entries(item)) {
     if (op && typeof op === 'object' && op.operationId) {
-      ops.set(op.operationId, { method, path: p, bodyRef: op.parameters?.find((x) => x.in === 'body')?.schema?.$ref });
+      ops.set(op.operationId, {
+        method,
+        path: p,
+        bodyRef: op.parameters?.find((x) => x.in === 'body')?.schema?.$ref,
+      });
     }
   }
 }
@@ -42,7 +57,9 @@ describe('operation sets', () => {
       expect(op!.path).toMatch(/\/actions\/secrets\/\{secretname\}$/);
       expect(op!.bodyRef).toBe('#/definitions/CreateOrUpdateSecretOption');
     }
-    const all = [...ops].filter(([, o]) => o.bodyRef === '#/definitions/CreateOrUpdateSecretOption').map(([id]) => id);
+    const all = [...ops]
+      .filter(([, o]) => o.bodyRef === '#/definitions/CreateOrUpdateSecretOption')
+      .map(([id]) => id);
     expect(all.sort()).toEqual([...ACTION_SECRET_WRITE_OPERATIONS].sort());
   });
 

@@ -22,4 +22,8 @@ export const ACTION_SECRET_WRITE_OPERATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** File writes whose body carries base64 `content` (top level, or in files[] for repoChangeFiles). */
-export const FILE_WRITE_OPERATIONS: ReadonlySet<string> = new Set(['repoCreateFile', 'repoUpdateFile', 'repoChangeFiles']);
+export const FILE_WRITE_OPERATIONS: ReadonlySet<string> = new Set([
+  'repoCreateFile',
+  'repoUpdateFile',
+  'repoChangeFiles',
+]);

@@ -34,7 +34,11 @@ describe('no secret-shaped literals in the secrets code and corpus', () => {
       const p = join(dir, n);
       return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
     });
-  const shapes = [/gh[pousr]_[A-Za-z0-9]{36}/, /AKIA[0-9A-Z]{16}/, new RegExp(['BEGIN ', '(?:[A-Z]+ )?PRIVATE KEY'].join(''))];
+  const shapes = [
+    /gh[pousr]_[A-Za-z0-9]{36}/,
+    /AKIA[0-9A-Z]{16}/,
+    new RegExp(['BEGIN ', '(?:[A-Z]+ )?PRIVATE KEY'].join('')),
+  ];
   it.each(['src/core/secrets', 'bench/secrets', 'test/unit/secrets'])('%s', (dir) => {
     for (const f of files(join(root, dir))) {
       const text = readFileSync(f, 'utf8');

@@ -46,18 +46,30 @@ describe('look-alikes stay intact', () => {
 
 describe('matches', () => {
   it('masks only the value of an assignment, in env, YAML, JSON and JSON-escaped text', () => {
-    expect(scrubText('DB_PASSWORD=s3cr3t-Value', ctx).value).toBe('DB_PASSWORD=[[aegis-masked:secret-assignment:...:12]]');
-    expect(scrubText('  api_key: "q8Zr2LmN5pXw"', ctx).value).toBe('  api_key: "[[aegis-masked:secret-assignment:...:12]]"');
-    expect(scrubText('{"client_secret": "q8Zr2LmN5pXw"}', ctx).value).toBe('{"client_secret": "[[aegis-masked:secret-assignment:...:12]]"}');
-    expect(scrubText('{"m":"{\\"password\\": \\"q8Zr2LmN5pXw\\"}"}', ctx).value).toBe('{"m":"{\\"password\\": \\"[[aegis-masked:secret-assignment:...:12]]\\"}"}');
+    expect(scrubText('DB_PASSWORD=s3cr3t-Value', ctx).value).toBe(
+      'DB_PASSWORD=[[aegis-masked:secret-assignment:...:12]]',
+    );
+    expect(scrubText('  api_key: "q8Zr2LmN5pXw"', ctx).value).toBe(
+      '  api_key: "[[aegis-masked:secret-assignment:...:12]]"',
+    );
+    expect(scrubText('{"client_secret": "q8Zr2LmN5pXw"}', ctx).value).toBe(
+      '{"client_secret": "[[aegis-masked:secret-assignment:...:12]]"}',
+    );
+    expect(scrubText('{"m":"{\\"password\\": \\"q8Zr2LmN5pXw\\"}"}', ctx).value).toBe(
+      '{"m":"{\\"password\\": \\"[[aegis-masked:secret-assignment:...:12]]\\"}"}',
+    );
   });
 
   it('masks the password of a URL, not the user or host', () => {
-    expect(scrubText('postgres://app:Sup3rS3cret@db:5432/app', ctx).value).toBe('postgres://app:[[aegis-masked:url-credentials:...:11]]@db:5432/app');
+    expect(scrubText('postgres://app:Sup3rS3cret@db:5432/app', ctx).value).toBe(
+      'postgres://app:[[aegis-masked:url-credentials:...:11]]@db:5432/app',
+    );
   });
 
   it('masks Authorization headers after the scheme', () => {
-    expect(scrubText('Authorization: Bearer abcDEF123456ghiJKL', ctx).value).toBe('Authorization: Bearer [[aegis-masked:authorization-header:...:18]]');
+    expect(scrubText('Authorization: Bearer abcDEF123456ghiJKL', ctx).value).toBe(
+      'Authorization: Bearer [[aegis-masked:authorization-header:...:18]]',
+    );
     expect(scrubText("-H 'authorization: token 0123456789abcdef0123456789abcdef01234567'", ctx).value).toBe(
       "-H 'authorization: token [[aegis-masked:authorization-header:...:40]]'",
     );
@@ -71,7 +83,11 @@ describe('matches', () => {
   });
 
   it('does not mask a public key or certificate block', () => {
-    const pub = [['-----BEG', 'IN PUBLIC KEY-----'].join(''), 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA', ['-----EN', 'D PUBLIC KEY-----'].join('')].join('\n');
+    const pub = [
+      ['-----BEG', 'IN PUBLIC KEY-----'].join(''),
+      'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA',
+      ['-----EN', 'D PUBLIC KEY-----'].join(''),
+    ].join('\n');
     expect(scanText(pub)).toEqual([]);
   });
 });
@@ -83,7 +99,19 @@ describe('adversarial inputs', () => {
     expect(typeof r.value).toBe('string');
     expect(r.redactions).toBe(0);
     // Nothing here is a real secret except what near-miss inputs may legitimately contain.
-    if (['run-of-a', 'run-of-equals', 'hex-run', 'near-miss-aws', 'jwt-prefixes', 'url-schemes', 'mask-like', 'pem-begin-no-end'].includes(a.name) === false) return;
+    if (
+      [
+        'run-of-a',
+        'run-of-equals',
+        'hex-run',
+        'near-miss-aws',
+        'jwt-prefixes',
+        'url-schemes',
+        'mask-like',
+        'pem-begin-no-end',
+      ].includes(a.name) === false
+    )
+      return;
     if (a.name === 'pem-begin-no-end') expect(r.masks).toBeGreaterThan(0);
     else expect(r.masks).toBe(0);
   });

@@ -20,7 +20,10 @@ describe('exact redaction (layer 1)', () => {
     const r = scrubResult(value, mask([token]));
     const text = JSON.stringify(r.value);
     expect(text).not.toContain(token);
-    expect(r.value).toEqual({ a: [{ b: { c: `token=${REDACTED}` } }], [REDACTED]: { nested: [REDACTED, `x${REDACTED}y`] } });
+    expect(r.value).toEqual({
+      a: [{ b: { c: `token=${REDACTED}` } }],
+      [REDACTED]: { nested: [REDACTED, `x${REDACTED}y`] },
+    });
     expect(r.redactions).toBe(4);
   });
 
@@ -38,9 +41,19 @@ describe('exact redaction (layer 1)', () => {
   });
 
   it('redacts the authorization_header a created webhook echoes back', () => {
-    const body = { type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json' }, authorization_header: `Bearer ${randomWord(24)}` };
+    const body = {
+      type: 'gitea',
+      config: { url: 'https://ci.example.com/hook', content_type: 'json' },
+      authorization_header: `Bearer ${randomWord(24)}`,
+    };
     const secrets = collectBodySecrets(body, 'repoCreateHook');
-    const echo = { id: 7, type: 'gitea', config: body.config, authorization_header: body.authorization_header, active: true };
+    const echo = {
+      id: 7,
+      type: 'gitea',
+      config: body.config,
+      authorization_header: body.authorization_header,
+      active: true,
+    };
     const r = scrubResult(echo, { exactSecrets: secrets, mode: 'off', skipPatterns: false });
     expect((r.value as { authorization_header: string }).authorization_header).toBe(REDACTED);
   });
@@ -50,9 +63,15 @@ describe('exact redaction (layer 1)', () => {
     const pw = collectBodySecrets({ password: 'abc' }, 'adminCreateUser');
     expect(scrubResult(result, mask(pw)).value).toEqual(result);
     const data = collectBodySecrets({ data: 'xyz' }, 'updateRepoSecret');
-    expect(scrubResult(result, mask(data)).value).toEqual({ message: `value abc and ${REDACTED} seen`, abc: 1 });
+    expect(scrubResult(result, mask(data)).value).toEqual({
+      message: `value abc and ${REDACTED} seen`,
+      abc: 1,
+    });
     const inKey = collectBodySecrets({ data: 'abc' }, 'updateRepoSecret');
-    expect(scrubResult(result, mask(inKey)).value).toEqual({ message: `value ${REDACTED} and xyz seen`, [REDACTED]: 1 });
+    expect(scrubResult(result, mask(inKey)).value).toEqual({
+      message: `value ${REDACTED} and xyz seen`,
+      [REDACTED]: 1,
+    });
   });
 
   it('redacts a body secret collected at depth 8 and not one at depth 9', () => {
@@ -61,7 +80,9 @@ describe('exact redaction (layer 1)', () => {
     const nine = { n: eight };
     (eight as { n: unknown }).n = eight.n; // keep shape
     const echo = { message: 'got eight-level-secret' };
-    expect(scrubResult(echo, mask(collectBodySecrets(eight, 'x'))).value).toEqual({ message: `got ${REDACTED}` });
+    expect(scrubResult(echo, mask(collectBodySecrets(eight, 'x'))).value).toEqual({
+      message: `got ${REDACTED}`,
+    });
     expect(scrubResult(echo, mask(collectBodySecrets(nine, 'x'))).value).toEqual(echo);
   });
 
@@ -74,9 +95,14 @@ describe('exact redaction (layer 1)', () => {
 
   it('redacts URL-encoded and JSON-escaped forms of a secret', () => {
     const secret = 'p@ss"w/rd+' + randomWord(8);
-    expect(scrubText(`https://x/?p=${encodeURIComponent(secret)}`, mask([secret])).value).toBe(`https://x/?p=${REDACTED}`);
+    expect(scrubText(`https://x/?p=${encodeURIComponent(secret)}`, mask([secret])).value).toBe(
+      `https://x/?p=${REDACTED}`,
+    );
     expect(scrubText(JSON.stringify({ p: secret }), mask([secret])).value).toBe(`{"p":"${REDACTED}"}`);
-    expect(scrubResult({ p: secret, q: [secret] }, mask([secret])).value).toEqual({ p: REDACTED, q: [REDACTED] });
+    expect(scrubResult({ p: secret, q: [secret] }, mask([secret])).value).toEqual({
+      p: REDACTED,
+      q: [REDACTED],
+    });
   });
 
   it('handles JSON nested far deeper than any recursion limit', () => {
@@ -108,7 +134,7 @@ describe('pattern masking (layer 2)', () => {
     expect(r.masks).toBe(2);
   });
 
-  it('leaves a bare 40-hex value alone (a Gitea token is the exact layer\'s job)', () => {
+  it("leaves a bare 40-hex value alone (a Gitea token is the exact layer's job)", () => {
     const hex = giteaToken();
     expect(scrubResult({ sha: hex, message: `merge ${hex}` }, mask()).masks).toBe(0);
   });
@@ -121,12 +147,21 @@ describe('pattern masking (layer 2)', () => {
   it('masks secrets inside error message text', () => {
     const k = awsKeyId();
     const r = scrubText(`upload failed for ${k}: access denied`, mask());
-    expect(r.value).toBe(`upload failed for [[aegis-masked:aws-access-key-id:AKIA...:20]]: access denied`.replace('AKIA', k.slice(0, 4)));
+    expect(r.value).toBe(
+      `upload failed for [[aegis-masked:aws-access-key-id:AKIA...:20]]: access denied`.replace(
+        'AKIA',
+        k.slice(0, 4),
+      ),
+    );
   });
 
   it('gives the same result through the fast JSON-text path and the walk', () => {
     const t = githubToken();
-    const items = Array.from({ length: 50 }, (_, i) => ({ id: i, body: i % 10 === 0 ? `token: ${t}` : 'plain text', password: i === 3 ? 'Hunter2-long' : 'x' }));
+    const items = Array.from({ length: 50 }, (_, i) => ({
+      id: i,
+      body: i % 10 === 0 ? `token: ${t}` : 'plain text',
+      password: i === 3 ? 'Hunter2-long' : 'x',
+    }));
     const fast = scrubResult(items, mask());
     const walked = scrubResult(items, mask(['~^'])); // a secret < 4 chars forces the walk
     expect(fast.value).toEqual(walked.value);
@@ -137,14 +172,23 @@ describe('pattern masking (layer 2)', () => {
 describe('block mode', () => {
   it('blocks a file with a private key, naming the kind and never the value', () => {
     const pem = privateKeyPem();
-    const file = { name: 'id_rsa', path: 'deploy/id_rsa', type: 'file', encoding: 'base64', content: b64(`${pem}\n`), sha: giteaToken() };
+    const file = {
+      name: 'id_rsa',
+      path: 'deploy/id_rsa',
+      type: 'file',
+      encoding: 'base64',
+      content: b64(`${pem}\n`),
+      sha: giteaToken(),
+    };
     const r = scrubResult(file, { exactSecrets: [], mode: 'block', skipPatterns: false });
     expect(r.blocked).toEqual({ kinds: ['private-key'] });
     expect(JSON.stringify(r.blocked)).not.toContain(pem.split('\n')[2]!);
   });
 
   it('does not block a clean result', () => {
-    expect(scrubResult({ body: 'nothing here' }, { exactSecrets: [], mode: 'block', skipPatterns: false }).blocked).toBeNull();
+    expect(
+      scrubResult({ body: 'nothing here' }, { exactSecrets: [], mode: 'block', skipPatterns: false }).blocked,
+    ).toBeNull();
   });
 });
 
@@ -153,7 +197,13 @@ describe('credential-issuing operations', () => {
     expect(CREDENTIAL_ISSUING_OPERATIONS.has('userCreateToken')).toBe(true);
     const caller = giteaToken();
     const minted = githubToken(); // shaped like a provider token so that masking would catch it
-    const result = { id: 3, name: 'ci', sha1: minted, token_last_eight: minted.slice(-8), note: `created with ${caller}` };
+    const result = {
+      id: 3,
+      name: 'ci',
+      sha1: minted,
+      token_last_eight: minted.slice(-8),
+      note: `created with ${caller}`,
+    };
     for (const mode of ['mask', 'block'] as const) {
       const r = scrubResult(result, { exactSecrets: [caller], mode, skipPatterns: true });
       expect((r.value as { sha1: string }).sha1).toBe(minted);
@@ -168,7 +218,14 @@ describe('base64 is no hiding place', () => {
   it('masks a private key in a file read through the contents API and re-encodes it', () => {
     const pem = privateKeyPem('OPENSSH PRIVATE KEY');
     const text = `# keys\n${pem}\nend\n`;
-    const file = { name: 'key', path: 'key', type: 'file', encoding: 'base64', content: b64(text), size: text.length };
+    const file = {
+      name: 'key',
+      path: 'key',
+      type: 'file',
+      encoding: 'base64',
+      content: b64(text),
+      size: text.length,
+    };
     const r = scrubResult(file, mask());
     const out = r.value as { content: string; encoding: string };
     expect(out.encoding).toBe('base64');
@@ -189,8 +246,13 @@ describe('base64 is no hiding place', () => {
     expect(unb64((r.value as Array<{ content: string }>)[0]!.content)).toBe(`TOKEN=${REDACTED}\n`);
     const wiki = scrubResult({ title: 'Ops', content_base64: b64(`use ${token}`) }, mask([token]));
     expect(unb64((wiki.value as { content_base64: string }).content_base64)).toBe(`use ${REDACTED}`);
-    const envelope = scrubResult({ content_base64: b64(`gh=${githubToken()}`), content_type: 'text/plain', size: 43 }, mask());
-    expect(unb64((envelope.value as { content_base64: string }).content_base64)).toMatch(/^gh=\[\[aegis-masked:github-token:/);
+    const envelope = scrubResult(
+      { content_base64: b64(`gh=${githubToken()}`), content_type: 'text/plain', size: 43 },
+      mask(),
+    );
+    expect(unb64((envelope.value as { content_base64: string }).content_base64)).toMatch(
+      /^gh=\[\[aegis-masked:github-token:/,
+    );
   });
 
   it('leaves binary base64 and unchanged text byte-for-byte alone', () => {
@@ -205,11 +267,22 @@ describe('base64 is no hiding place', () => {
 describe('write-back guard', () => {
   it('refuses a masked file read and written back unchanged (base64 content)', () => {
     const pem = privateKeyPem();
-    const read = scrubResult({ encoding: 'base64', content: b64(`${pem}\n`), sha: giteaToken() }, mask()).value as { content: string; sha: string };
+    const read = scrubResult({ encoding: 'base64', content: b64(`${pem}\n`), sha: giteaToken() }, mask())
+      .value as { content: string; sha: string };
     const update = { content: read.content, sha: read.sha, message: 'update key' };
     expect(findMaskMarker(update, 'repoUpdateFile')).toBe('$.content');
     expect(findMaskMarker({ content: read.content }, 'repoCreateFile')).toBe('$.content');
-    expect(findMaskMarker({ files: [{ operation: 'update', path: 'a', content: b64('ok') }, { operation: 'update', path: 'b', content: read.content }] }, 'repoChangeFiles')).toBe('$.files[1].content');
+    expect(
+      findMaskMarker(
+        {
+          files: [
+            { operation: 'update', path: 'a', content: b64('ok') },
+            { operation: 'update', path: 'b', content: read.content },
+          ],
+        },
+        'repoChangeFiles',
+      ),
+    ).toBe('$.files[1].content');
   });
 
   it('finds markers in JSON bodies (issue bodies, keys, wiki content_base64)', () => {
@@ -217,12 +290,16 @@ describe('write-back guard', () => {
     expect(findMaskMarker({ title: 't', body: masked }, 'issueEditIssue')).toBe('$.body');
     expect(findMaskMarker({ labels: [{ 'odd key': masked }] }, 'x')).toBe('$.labels[0]["odd key"]');
     expect(findMaskMarker({ [masked]: 1 }, 'x')).toBe(`$[${JSON.stringify(masked)}]`);
-    expect(findMaskMarker({ title: 'w', content_base64: b64(masked) }, 'repoEditWikiPage')).toBe('$.content_base64');
+    expect(findMaskMarker({ title: 'w', content_base64: b64(masked) }, 'repoEditWikiPage')).toBe(
+      '$.content_base64',
+    );
     expect(findMaskMarker(masked, 'x')).toBe('$');
   });
 
   it('lets ordinary writes through', () => {
-    expect(findMaskMarker({ content: b64('# readme\n[[not a marker]]\n'), message: 'm' }, 'repoCreateFile')).toBeNull();
+    expect(
+      findMaskMarker({ content: b64('# readme\n[[not a marker]]\n'), message: 'm' }, 'repoCreateFile'),
+    ).toBeNull();
     expect(findMaskMarker({ body: 'the [[aegis-masked: prefix alone is fine' }, 'x')).toBeNull();
     expect(findMaskMarker({ body: REDACTED }, 'x')).toBeNull();
   });
@@ -234,7 +311,12 @@ describe('redactArguments', () => {
     const args = {
       owner: 'o',
       repo: 'r',
-      body: { type: 'gitea', authorization_header: 'Bearer abc-123-xyz', config: { url: `https://x/?c=${caller}`, password: 'hook-pass-1' }, note: 'uses hook-pass-1' },
+      body: {
+        type: 'gitea',
+        authorization_header: 'Bearer abc-123-xyz',
+        config: { url: `https://x/?c=${caller}`, password: 'hook-pass-1' },
+        note: 'uses hook-pass-1',
+      },
     };
     const out = redactArguments(args, [caller], 'repoCreateHook') as typeof args;
     expect(out.body.authorization_header).toBe(REDACTED);
@@ -245,7 +327,11 @@ describe('redactArguments', () => {
   });
 
   it('redacts Action secret data of any length', () => {
-    const out = redactArguments({ owner: 'o', secretname: 'S', body: { data: 'ab' } }, [], 'updateRepoSecret') as { body: { data: string } };
+    const out = redactArguments(
+      { owner: 'o', secretname: 'S', body: { data: 'ab' } },
+      [],
+      'updateRepoSecret',
+    ) as { body: { data: string } };
     expect(out.body.data).toBe(REDACTED);
   });
 });
