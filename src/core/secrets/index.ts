@@ -6,7 +6,7 @@ export {
   MAX_BODY_SECRET_DEPTH,
   MIN_BODY_SECRET_LENGTH,
 } from './body-secrets.util';
-export { scrubResult, scrubText, REDACTED } from './scrub.util';
+export { scrubResult, scrubText, scrubJsonText, REDACTED } from './scrub.util';
 export type { ScrubContext, ScrubResult, DetectionMode } from './scrub.util';
 export { findMaskMarker } from './write-guard.util';
 export { redactArguments } from './redact-arguments.util';

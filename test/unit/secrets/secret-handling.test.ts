@@ -6,6 +6,7 @@ import {
   findMaskMarker,
   redactArguments,
   REDACTED,
+  scrubJsonText,
   scrubResult,
   scrubText,
 } from '../../../src/core/secrets';
@@ -333,5 +334,26 @@ describe('redactArguments', () => {
       'updateRepoSecret',
     ) as { body: { data: string } };
     expect(out.body.data).toBe(REDACTED);
+  });
+});
+
+describe('scrubJsonText', () => {
+  it('gives the same result as parse + scrubResult, including Go-escaped secrets and base64', () => {
+    const caller = 'tok&en<' + randomWord(20);
+    const t = githubToken();
+    const value = [
+      { id: 1, body: `x ${t} y`, note: caller },
+      { id: 2, body: 'fine' },
+    ];
+    const goJson = JSON.stringify(value).replace(/&/g, '\\u0026').replace(/</g, '\\u003c');
+    const a = scrubJsonText(goJson, mask([caller]));
+    const b = scrubResult(value, mask([caller]));
+    expect(a.value).toEqual(b.value);
+    expect([a.redactions, a.masks]).toEqual([1, 1]);
+    const file = { encoding: 'base64', content: b64(`k=${t}`) };
+    expect(scrubJsonText(JSON.stringify(file, null, 2), mask()).value).toEqual(
+      scrubResult(file, mask()).value,
+    );
+    expect(scrubJsonText('{"a":"plain"}', mask()).value).toEqual({ a: 'plain' });
   });
 });
