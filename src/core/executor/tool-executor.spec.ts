@@ -320,6 +320,29 @@ describe('ToolExecutor', () => {
     expect(t.audits[0]!.redactions).toBeGreaterThanOrEqual(2);
   });
 
+  it('redacts body secret fields of any length and the caller token in audited arguments, whatever the scrubber', async () => {
+    // The pass-through scrubber collects no body secrets: the audit must not depend on it.
+    const t = setup({ reply: () => ({ status: 201, json: { id: 9 } }) });
+    await t.call('adminCreateUser', {
+      body: { username: 'eve', email: 'eve@example.com', password: 'pw1', full_name: `x ${TOKEN}` },
+    });
+    // A failed validation is audited with the same redaction.
+    await t.call('adminCreateUser', { body: { username: 'eve', password: 'hunter2-long-enough' } });
+    await t.call('gitea_api_request', {
+      method: 'POST',
+      path: '/admin/users',
+      body: { username: 'eve', email: 'e@x.io', password: 'pw2', nested: { deep: [{ token: 'tk' }] } },
+    });
+    expect(t.audits).toHaveLength(3);
+    const stored = JSON.stringify(t.audits.map((a) => a.arguments));
+    for (const secret of ['pw1', 'hunter2-long-enough', 'pw2', '"tk"', TOKEN])
+      expect(stored).not.toContain(secret);
+    expect(t.audits[0]!.arguments).toMatchObject({ body: { username: 'eve', password: '[REDACTED]' } });
+    expect(t.audits[1]!.kind).toBe('invalid_arguments');
+    expect(t.audits[2]).toMatchObject({ tool: 'gitea_api_request', operationId: 'adminCreateUser' });
+    expect(t.audits[2]!.arguments).toMatchObject({ body: { nested: { deep: [{ token: '[REDACTED]' }] } } });
+  });
+
   it('applies the scrubber: masked write-back refused, block mode withholds, credential ops skip patterns', async () => {
     const calls: Array<{ skipPatterns: boolean; mode: string }> = [];
     const scrubber: ResultScrubber = {

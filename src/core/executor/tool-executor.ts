@@ -26,6 +26,7 @@ import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
 import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
 import { applyBounds } from '../envelope/bounds';
+import { redactArguments } from '../secrets';
 import {
   errorBody,
   giteaErrorMessage,
@@ -439,11 +440,13 @@ export class ToolExecutor implements ToolService {
   ): void {
     let redactedArgs: unknown;
     try {
-      redactedArgs = this.deps.scrubber.scrubResult(summariseUploads(ctx.args), {
-        exactSecrets: this.exactSecrets(identity, ctx),
-        mode: 'mask',
-        skipPatterns: false,
-      }).value;
+      // Body secret fields of any length and depth, the caller's token, the configured secrets and
+      // recognisable secrets: the stored arguments carry none of them, whatever the scrubber port is.
+      redactedArgs = redactArguments(
+        summariseUploads(ctx.args),
+        this.exactSecrets(identity, ctx),
+        ctx.op?.operationId ?? ctx.tool,
+      );
     } catch {
       redactedArgs = '[arguments withheld: redaction failed]';
     }
