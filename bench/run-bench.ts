@@ -526,8 +526,13 @@ function writeReport(
 function loadOptional(rel: string): Record<string, unknown> | null {
   const file = path.join(__dirname, rel);
   if (!fs.existsSync(`${file}.js`)) return null;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(file) as Record<string, unknown>;
+  return requireCompiled<Record<string, unknown>>(file);
+}
+
+/** Loads a compiled module from dist/ whose path is only known at run time (it may not be built). */
+function requireCompiled<T>(file: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- run-time path into dist/, no static import possible
+  return require(file) as T;
 }
 
 async function externalBench(
@@ -683,8 +688,8 @@ function inProcessCatalogueRows(raw: Record<string, unknown>): BenchRow[] {
     ): { accuracy: number; total: number; misses: unknown[] };
   };
   try {
-    loader = require(path.join(dir, 'spec-loader'));
-    metrics = require(path.join(dir, 'catalogue-metrics'));
+    loader = requireCompiled<typeof loader>(path.join(dir, 'spec-loader'));
+    metrics = requireCompiled<typeof metrics>(path.join(dir, 'catalogue-metrics'));
   } catch (err) {
     return [
       unavailableRow(

@@ -29,7 +29,7 @@ function makeScrubber(secrets: readonly string[]): Scrubber {
   const state: Scrubber = {
     count: 0,
     scrub(text: string): string {
-      let out = text.includes('\u0000') ? text.replace(/\u0000/g, '') : text;
+      let out = text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
       for (const secret of list) {
         if (out.includes(secret)) {
           const parts = out.split(secret);

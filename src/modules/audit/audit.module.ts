@@ -1,14 +1,7 @@
 // Nest wiring of the audit trail: the AUDIT_SINK provider (AuditPipeline), the queue (BullMQ
 // with REDIS_URL, in-process otherwise), the batch writer worker that runs in every replica,
 // the retention job and the metrics. The queue is the service's JOB_QUEUE (queue module). Also exports AUDIT_REPOSITORY for the console's reads.
-import {
-  Global,
-  Inject,
-  Module,
-  Optional,
-  type OnApplicationShutdown,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Global, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';

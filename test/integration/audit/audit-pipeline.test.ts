@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { emptyQuery } from '../../../src/core/audit';
+import { emptyQuery, prepareAuditFields } from '../../../src/core/audit';
 import type { AuditEntry } from '../../../src/core/ports';
 import { runAuditExport } from '../../../src/cli/audit-export';
 import { runAuditVerify } from '../../../src/cli/audit-verify';
@@ -240,10 +240,7 @@ describe('audit:verify and audit:export CLIs', () => {
     };
     let db = await open();
     await new AuditRecordRepository(db.prisma).appendBatch(
-      Array.from(
-        { length: 5 },
-        (_, i) => require('../../../src/core/audit').prepareAuditFields(call(i)).fields,
-      ),
+      Array.from({ length: 5 }, (_, i) => prepareAuditFields(call(i)).fields),
     );
     await db.close();
     const run = async (): Promise<{ code: number; text: string }> => {
