@@ -26,7 +26,11 @@ export type GiteaRequest = {
   headers: Record<string, string>;
   body?:
     | { kind: 'json'; value: unknown }
-    | { kind: 'multipart'; fields: Array<[string, string]>; files: Array<{ field: string; filename: string; contentType: string; data: Uint8Array }> }
+    | {
+        kind: 'multipart';
+        fields: Array<[string, string]>;
+        files: Array<{ field: string; filename: string; contentType: string; data: Uint8Array }>;
+      }
     | { kind: 'text'; value: string; contentType: string };
 };
 
@@ -52,7 +56,11 @@ export class TransportError extends Error {
 
 /** Sends a request to Gitea as the identity (Authorization, and Sudo when identity.sudo is set). */
 export interface GiteaTransport {
-  send(request: GiteaRequest, identity: CallIdentity, options: { timeoutMs: number; maxBodyBytes: number }): Promise<GiteaResponse>;
+  send(
+    request: GiteaRequest,
+    identity: CallIdentity,
+    options: { timeoutMs: number; maxBodyBytes: number },
+  ): Promise<GiteaResponse>;
 }
 
 /** The effective policy for one call's organisation (global floor already merged in). */

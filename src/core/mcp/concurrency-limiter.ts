@@ -2,7 +2,11 @@
 // `maxWaitMs`; a bounded queue keeps a flood from piling up unbounded promises. Pure: timers only.
 export type Release = () => void;
 
-type Waiter = { key: string; grant: (release: Release | null) => void; timer: ReturnType<typeof setTimeout> | null };
+type Waiter = {
+  key: string;
+  grant: (release: Release | null) => void;
+  timer: ReturnType<typeof setTimeout> | null;
+};
 
 export type ConcurrencyLimits = { perKey: number; total: number; maxQueue: number };
 
@@ -57,7 +61,7 @@ export class ConcurrencyLimiter {
 
   // Admit the first waiters that fit; a waiter blocked on its own identity does not block others.
   private drain(): void {
-    for (let i = 0; i < this.queue.length && this.total < this.limits.total; ) {
+    for (let i = 0; i < this.queue.length && this.total < this.limits.total;) {
       const waiter = this.queue[i] as Waiter;
       if (this.fits(waiter.key)) {
         this.queue.splice(i, 1);

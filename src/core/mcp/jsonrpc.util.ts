@@ -26,18 +26,24 @@ export function classifyMessage(value: unknown): InboundMessage {
   }
   const msg = value as Record<string, unknown>;
   const id = isId(msg.id) ? msg.id : null;
-  if (msg.jsonrpc !== '2.0') return { kind: 'invalid', id, message: 'Invalid Request: jsonrpc must be "2.0"' };
+  if (msg.jsonrpc !== '2.0')
+    return { kind: 'invalid', id, message: 'Invalid Request: jsonrpc must be "2.0"' };
   if ('id' in msg && msg.id !== undefined && !isId(msg.id) && msg.id !== null) {
     return { kind: 'invalid', id: null, message: 'Invalid Request: id must be a string or a number' };
   }
   if (typeof msg.method === 'string') {
-    if (msg.method.length === 0 || msg.method.length > 256) return { kind: 'invalid', id, message: 'Invalid Request: bad method' };
-    if (msg.params !== undefined && (msg.params === null || typeof msg.params !== 'object' || Array.isArray(msg.params))) {
+    if (msg.method.length === 0 || msg.method.length > 256)
+      return { kind: 'invalid', id, message: 'Invalid Request: bad method' };
+    if (
+      msg.params !== undefined &&
+      (msg.params === null || typeof msg.params !== 'object' || Array.isArray(msg.params))
+    ) {
       return { kind: 'invalid', id, message: 'Invalid Request: params must be an object' };
     }
     const params = msg.params as Record<string, unknown> | undefined;
     if (id === null) {
-      if ('id' in msg && msg.id !== undefined) return { kind: 'invalid', id: null, message: 'Invalid Request: id must not be null' };
+      if ('id' in msg && msg.id !== undefined)
+        return { kind: 'invalid', id: null, message: 'Invalid Request: id must not be null' };
       return { kind: 'notification', method: msg.method, params };
     }
     return { kind: 'request', id, method: msg.method, params };

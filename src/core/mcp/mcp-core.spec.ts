@@ -75,7 +75,11 @@ describe('SessionTokenCodec', () => {
   let now = 1_000;
   const codec = new SessionTokenCodec('secret', 60, () => now);
   it('round-trips and rejects tampering, other keys and age', () => {
-    const id = codec.issue({ version: '2025-11-25', owner: ownerOf('token:svc'), client: { name: 'c', version: '1' } });
+    const id = codec.issue({
+      version: '2025-11-25',
+      owner: ownerOf('token:svc'),
+      client: { name: 'c', version: '1' },
+    });
     expect(id).toMatch(/^[\x21-\x7e]+$/);
     const ok = codec.verify(id);
     expect(ok.ok && ok.state.version).toBe('2025-11-25');
@@ -103,7 +107,9 @@ describe('decideSudo', () => {
 describe('classifyMessage', () => {
   it('tells requests, notifications, responses and invalid messages apart', () => {
     expect(classifyMessage({ jsonrpc: '2.0', id: 1, method: 'tools/list' }).kind).toBe('request');
-    expect(classifyMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }).kind).toBe('notification');
+    expect(classifyMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }).kind).toBe(
+      'notification',
+    );
     expect(classifyMessage({ jsonrpc: '2.0', id: 1, result: {} }).kind).toBe('response');
     expect(classifyMessage({ jsonrpc: '1.0', id: 1, method: 'x' }).kind).toBe('invalid');
     expect(classifyMessage({ jsonrpc: '2.0', id: {}, method: 'x' }).kind).toBe('invalid');
@@ -114,7 +120,13 @@ describe('classifyMessage', () => {
 
 describe('summarizeResult', () => {
   it('reads status and kind from the head of the envelope', () => {
-    expect(summarizeResult('{"identity":{},"request":{},"status":200,"data":{}}', false)).toEqual({ status: 200, kind: 'ok' });
-    expect(summarizeResult('{"error":{"status":401,"kind":"unauthorized","message":"x"}}', true)).toEqual({ status: 401, kind: 'unauthorized' });
+    expect(summarizeResult('{"identity":{},"request":{},"status":200,"data":{}}', false)).toEqual({
+      status: 200,
+      kind: 'ok',
+    });
+    expect(summarizeResult('{"error":{"status":401,"kind":"unauthorized","message":"x"}}', true)).toEqual({
+      status: 401,
+      kind: 'unauthorized',
+    });
   });
 });

@@ -3,7 +3,10 @@
 // negotiate it once in `initialize` and then repeat it in the MCP-Protocol-Version header.
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18'];
-export const ALL_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
+export const ALL_PROTOCOL_VERSIONS: readonly string[] = [
+  ...MODERN_PROTOCOL_VERSIONS,
+  ...LEGACY_PROTOCOL_VERSIONS,
+];
 
 export type VersionCheck = { ok: true; version: string } | { ok: false; message: string };
 

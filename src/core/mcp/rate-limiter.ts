@@ -42,7 +42,8 @@ export class TokenBucketRateLimiter {
 
   private prune(now: number): void {
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.updatedMs) * this.refillPerMs >= this.capacity) this.buckets.delete(key);
+      if (bucket.tokens + (now - bucket.updatedMs) * this.refillPerMs >= this.capacity)
+        this.buckets.delete(key);
     }
     // Still full of active keys: drop the oldest entry rather than grow without bound.
     if (this.buckets.size >= this.maxKeys) {

@@ -9,5 +9,8 @@ export function summarizeResult(text: string | undefined, isError: boolean): Res
   const head = (text ?? '').slice(0, 2048);
   const status = STATUS.exec(head);
   const kind = isError ? KIND.exec(head) : null;
-  return { status: status ? Number(status[1]) : null, kind: isError ? (kind ? (kind[1] as string) : 'error') : 'ok' };
+  return {
+    status: status ? Number(status[1]) : null,
+    kind: isError ? (kind ? (kind[1] as string) : 'error') : 'ok',
+  };
 }

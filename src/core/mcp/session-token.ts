@@ -14,7 +14,8 @@ export type SessionState = {
   iat: number;
 };
 
-export type SessionVerdict = { ok: true; state: SessionState } | { ok: false; reason: 'malformed' | 'signature' | 'expired' };
+export type SessionVerdict =
+  { ok: true; state: SessionState } | { ok: false; reason: 'malformed' | 'signature' | 'expired' };
 
 const MAX_ID_LENGTH = 1024;
 
@@ -36,7 +37,11 @@ export class SessionTokenCodec {
   }
 
   issue(state: Omit<SessionState, 'iat'>): string {
-    const body: SessionState & { n: string } = { ...state, iat: this.nowSeconds(), n: randomBytes(9).toString('base64url') };
+    const body: SessionState & { n: string } = {
+      ...state,
+      iat: this.nowSeconds(),
+      n: randomBytes(9).toString('base64url'),
+    };
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
   }
@@ -48,7 +53,8 @@ export class SessionTokenCodec {
     const payload = id.slice(0, dot);
     const given = Buffer.from(id.slice(dot + 1), 'base64url');
     const expected = Buffer.from(this.sign(payload), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { ok: false, reason: 'signature' };
     let parsed: unknown;
     try {
       parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -56,7 +62,11 @@ export class SessionTokenCodec {
       return { ok: false, reason: 'malformed' };
     }
     const state = parsed as Partial<SessionState>;
-    if (typeof state.version !== 'string' || typeof state.owner !== 'string' || typeof state.iat !== 'number') {
+    if (
+      typeof state.version !== 'string' ||
+      typeof state.owner !== 'string' ||
+      typeof state.iat !== 'number'
+    ) {
       return { ok: false, reason: 'malformed' };
     }
     if (this.nowSeconds() - state.iat > this.maxAgeSeconds) return { ok: false, reason: 'expired' };
