@@ -22,7 +22,8 @@ export const SERVICE_TOKEN_RESOLVER = Symbol('SERVICE_TOKEN_RESOLVER');
           resourceMetadataUrl: null,
           lookupUser: (token) => fetchGiteaUser(config.gitea.url, token, config.gitea.timeoutMs),
           now: () => Date.now(),
-          warn: (message) => (logger ? logger.warn({ component: 'auth' }, message) : console.warn(`[auth] ${message}`)),
+          warn: (message) =>
+            logger ? logger.warn({ component: 'auth' }, message) : console.warn(`[auth] ${message}`),
         }),
     },
     { provide: IDENTITY_RESOLVER, useExisting: SERVICE_TOKEN_RESOLVER },

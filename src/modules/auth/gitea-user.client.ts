@@ -3,10 +3,13 @@
 export type GiteaUser = { login: string; isSiteAdmin: boolean };
 
 export type GiteaUserLookup =
-  | { ok: true; user: GiteaUser }
-  | { ok: false; unauthorized: boolean; message: string };
+  { ok: true; user: GiteaUser } | { ok: false; unauthorized: boolean; message: string };
 
-export async function fetchGiteaUser(giteaUrl: string, token: string, timeoutMs: number): Promise<GiteaUserLookup> {
+export async function fetchGiteaUser(
+  giteaUrl: string,
+  token: string,
+  timeoutMs: number,
+): Promise<GiteaUserLookup> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
@@ -17,7 +20,11 @@ export async function fetchGiteaUser(giteaUrl: string, token: string, timeoutMs:
     });
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
-      return { ok: false, unauthorized: true, message: `Gitea refused the service token (HTTP ${response.status})` };
+      return {
+        ok: false,
+        unauthorized: true,
+        message: `Gitea refused the service token (HTTP ${response.status})`,
+      };
     }
     if (response.status !== 200) {
       await response.body?.cancel();
@@ -30,7 +37,11 @@ export async function fetchGiteaUser(giteaUrl: string, token: string, timeoutMs:
     return { ok: true, user: { login: body.login, isSiteAdmin: body.is_admin === true } };
   } catch (error) {
     const aborted = error instanceof Error && error.name === 'AbortError';
-    return { ok: false, unauthorized: false, message: aborted ? 'Gitea /user timed out' : 'Gitea is unreachable' };
+    return {
+      ok: false,
+      unauthorized: false,
+      message: aborted ? 'Gitea /user timed out' : 'Gitea is unreachable',
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -11,7 +11,9 @@ describe('ServiceTokenIdentityResolver', () => {
       lookupUser: async () => {
         const next = lookups[Math.min(calls, lookups.length - 1)];
         calls += 1;
-        return next === 'admin' ? { ok: true, user: { login: 'svc', isSiteAdmin: true } } : { ok: false, unauthorized: true, message: 'no' };
+        return next === 'admin'
+          ? { ok: true, user: { login: 'svc', isSiteAdmin: true } }
+          : { ok: false, unauthorized: true, message: 'no' };
       },
       now: () => now,
       warn: () => undefined,
@@ -24,7 +26,17 @@ describe('ServiceTokenIdentityResolver', () => {
     const { resolver } = make(['admin']);
     await resolver.init();
     const ok = await resolver.authenticate('Bearer the-bearer');
-    expect(ok).toEqual({ ok: true, identity: expect.objectContaining({ login: 'svc', mode: 'token', sudo: null, isSiteAdmin: true, subject: 'token:svc', token: 'gitea-token' }) });
+    expect(ok).toEqual({
+      ok: true,
+      identity: expect.objectContaining({
+        login: 'svc',
+        mode: 'token',
+        sudo: null,
+        isSiteAdmin: true,
+        subject: 'token:svc',
+        token: 'gitea-token',
+      }),
+    });
     for (const header of [undefined, 'Bearer wrong', 'Basic the-bearer', 'Bearer the-bearer2']) {
       const refused = await resolver.authenticate(header);
       expect(refused.ok).toBe(false);
@@ -46,6 +58,8 @@ describe('ServiceTokenIdentityResolver', () => {
 
   it('builds an RFC 6750 challenge', () => {
     const { resolver } = make(['admin']);
-    expect(resolver.challenge({ ok: false, status: 401, error: 'invalid_token', message: '' })).toBe('Bearer realm="aegis-gitea-mcp", error="invalid_token"');
+    expect(resolver.challenge({ ok: false, status: 401, error: 'invalid_token', message: '' })).toBe(
+      'Bearer realm="aegis-gitea-mcp", error="invalid_token"',
+    );
   });
 });

@@ -51,16 +51,28 @@ export class ServiceTokenIdentityResolver implements IdentityResolver {
       return { ok: false, status: 401, error: null, message: 'Authorization: Bearer <token> is required' };
     }
     const match = /^Bearer[ ]+([\x21-\x7e]{1,4096})[ ]*$/i.exec(authorization);
-    if (!match) return { ok: false, status: 401, error: 'invalid_request', message: 'Malformed Authorization header' };
+    if (!match)
+      return { ok: false, status: 401, error: 'invalid_request', message: 'Malformed Authorization header' };
     if (!this.expected || !bearerMatches(match[1] as string, this.expected)) {
       return { ok: false, status: 401, error: 'invalid_token', message: 'The bearer token is not valid' };
     }
     if (!this.options.giteaToken) {
-      return { ok: false, status: 503, error: null, message: 'GITEA_TOKEN is not configured; the service identity is unavailable' };
+      return {
+        ok: false,
+        status: 503,
+        error: null,
+        message: 'GITEA_TOKEN is not configured; the service identity is unavailable',
+      };
     }
     if (!this.user) await this.refresh(false);
     const user = this.user as GiteaUser | null;
-    if (!user) return { ok: false, status: 503, error: null, message: 'The Gitea service account could not be resolved' };
+    if (!user)
+      return {
+        ok: false,
+        status: 503,
+        error: null,
+        message: 'The Gitea service account could not be resolved',
+      };
     const identity: CallIdentity = {
       login: user.login,
       mode: 'token',
@@ -79,7 +91,8 @@ export class ServiceTokenIdentityResolver implements IdentityResolver {
 
   challenge(failure: AuthFailure): string {
     const parts = ['Bearer realm="aegis-gitea-mcp"'];
-    if (this.options.resourceMetadataUrl) parts.push(`resource_metadata="${this.options.resourceMetadataUrl}"`);
+    if (this.options.resourceMetadataUrl)
+      parts.push(`resource_metadata="${this.options.resourceMetadataUrl}"`);
     if (failure.error) parts.push(`error="${failure.error}"`);
     return parts.join(', ');
   }
