@@ -74,14 +74,19 @@ export class McpEndpoint {
       total: options.maxConcurrentTotal,
       maxQueue: Math.max(64, options.maxConcurrentTotal * 4),
     });
-    this.sessions = new SessionTokenCodec(options.sessionSecret, options.sessionMaxAgeSeconds, () => Math.floor(Date.now() / 1000));
+    this.sessions = new SessionTokenCodec(options.sessionSecret, options.sessionMaxAgeSeconds, () =>
+      Math.floor(Date.now() / 1000),
+    );
   }
 
   async handle(req: Req, res: ServerResponse): Promise<void> {
     try {
       await this.route(req, res);
     } catch (error) {
-      this.options.logger.error({ component: 'mcp', err: error instanceof Error ? error.message : String(error) }, 'mcp endpoint fault');
+      this.options.logger.error(
+        { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
+        'mcp endpoint fault',
+      );
       if (!res.headersSent) this.reject(res, 500, null, -32603, 'Internal error', 'internal');
       else res.end();
     }
@@ -117,39 +122,83 @@ export class McpEndpoint {
 
     const auth = await this.options.identityResolver.authenticate(header(req, 'authorization'));
     if (!auth.ok) {
-      if (auth.status === 401) res.setHeader('www-authenticate', this.options.identityResolver.challenge(auth));
-      return this.reject(res, auth.status, null, SERVER_ERROR, auth.message, auth.status === 401 ? 'unauthorized' : 'identity_unavailable');
+      if (auth.status === 401)
+        res.setHeader('www-authenticate', this.options.identityResolver.challenge(auth));
+      return this.reject(
+        res,
+        auth.status,
+        null,
+        SERVER_ERROR,
+        auth.message,
+        auth.status === 401 ? 'unauthorized' : 'identity_unavailable',
+      );
     }
     const identity = auth.identity;
 
     if (method === 'DELETE') return this.endSession(req, res, identity);
 
     if (!isJson(header(req, 'content-type'))) {
-      return this.reject(res, 415, null, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json', 'content_type');
+      return this.reject(
+        res,
+        415,
+        null,
+        SERVER_ERROR,
+        'Unsupported Media Type: Content-Type must be application/json',
+        'content_type',
+      );
     }
     const accept = header(req, 'accept');
     if (accept && !/application\/json|text\/event-stream|\*\/\*/i.test(accept)) {
-      return this.reject(res, 406, null, SERVER_ERROR, 'Not Acceptable: accept application/json or text/event-stream', 'accept');
+      return this.reject(
+        res,
+        406,
+        null,
+        SERVER_ERROR,
+        'Not Acceptable: accept application/json or text/event-stream',
+        'accept',
+      );
     }
     const body = await readBody(req, this.options.maxBodyBytes);
     if (!body.ok) {
       if (body.reason === 'aborted') return void res.destroy();
       res.setHeader('connection', 'close');
-      return this.reject(res, 413, null, SERVER_ERROR, `Payload Too Large: the body exceeds ${this.options.maxBodyBytes} bytes`, 'body_too_large');
+      return this.reject(
+        res,
+        413,
+        null,
+        SERVER_ERROR,
+        `Payload Too Large: the body exceeds ${this.options.maxBodyBytes} bytes`,
+        'body_too_large',
+      );
     }
     let parsed: unknown = body.preParsed;
     if (body.raw) {
       try {
         parsed = JSON.parse(body.raw.toString('utf8'));
       } catch {
-        return this.reject(res, 400, null, PARSE_ERROR, 'Parse error: the body is not valid JSON', 'parse_error');
+        return this.reject(
+          res,
+          400,
+          null,
+          PARSE_ERROR,
+          'Parse error: the body is not valid JSON',
+          'parse_error',
+        );
       }
     }
     if (Array.isArray(parsed)) {
-      return this.reject(res, 400, null, INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not supported', 'invalid_request');
+      return this.reject(
+        res,
+        400,
+        null,
+        INVALID_REQUEST,
+        'Invalid Request: JSON-RPC batches are not supported',
+        'invalid_request',
+      );
     }
     const message = classifyMessage(parsed);
-    if (await this.isModern(req, parsed, body.raw)) return this.serveModern(req, res, identity, message, parsed, body.raw);
+    if (await this.isModern(req, parsed, body.raw))
+      return this.serveModern(req, res, identity, message, parsed, body.raw);
     return this.serveLegacy(req, res, identity, message, parsed);
   }
 
@@ -159,12 +208,20 @@ export class McpEndpoint {
     const versionHeader = header(req, VERSION_HEADER);
     const meta = (parsed as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
     const claim = meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta;
-    if (!claim && (versionHeader === undefined || LEGACY_PROTOCOL_VERSIONS.includes(versionHeader.trim()))) return false;
+    if (!claim && (versionHeader === undefined || LEGACY_PROTOCOL_VERSIONS.includes(versionHeader.trim())))
+      return false;
     const probe = toWebRequest(req, raw ?? JSON.stringify(parsed), new AbortController().signal);
     return !(await isLegacyRequest(probe, parsed, { maxRequestBodySize: this.options.maxBodyBytes }));
   }
 
-  private async serveModern(req: Req, res: ServerResponse, identity: CallIdentity, message: InboundMessage, parsed: unknown, raw: Buffer | null): Promise<void> {
+  private async serveModern(
+    req: Req,
+    res: ServerResponse,
+    identity: CallIdentity,
+    message: InboundMessage,
+    parsed: unknown,
+    raw: Buffer | null,
+  ): Promise<void> {
     const release = await this.admit(res, identity, message);
     if (release === false) return;
     const abort = new AbortController();
@@ -181,7 +238,10 @@ export class McpEndpoint {
         deadline: Date.now() + this.options.requestTimeoutMs,
       };
       const request = toWebRequest(req, raw ?? JSON.stringify(parsed), abort.signal);
-      const response = await this.options.protocol.modern.fetch(request, { authInfo: toAuthInfo(context), parsedBody: parsed });
+      const response = await this.options.protocol.modern.fetch(request, {
+        authInfo: toAuthInfo(context),
+        parsedBody: parsed,
+      });
       await sendWebResponse(res, response, {});
     } finally {
       res.off('close', onClose);
@@ -189,22 +249,42 @@ export class McpEndpoint {
     }
   }
 
-  private async serveLegacy(req: Req, res: ServerResponse, identity: CallIdentity, message: InboundMessage, parsed: unknown): Promise<void> {
-    if (message.kind === 'invalid') return this.reject(res, 400, message.id, INVALID_REQUEST, message.message, 'invalid_request');
+  private async serveLegacy(
+    req: Req,
+    res: ServerResponse,
+    identity: CallIdentity,
+    message: InboundMessage,
+    parsed: unknown,
+  ): Promise<void> {
+    if (message.kind === 'invalid')
+      return this.reject(res, 400, message.id, INVALID_REQUEST, message.message, 'invalid_request');
     const versionHeader = header(req, VERSION_HEADER);
     const transport = this.options.protocol.legacyTransport;
 
     if (message.kind === 'request' && message.method === 'initialize') {
       if (versionHeader !== undefined && !ALL_PROTOCOL_VERSIONS.includes(versionHeader.trim())) {
-        return this.reject(res, 400, message.id, SERVER_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(versionHeader.slice(0, 32))}`, 'version');
+        return this.reject(
+          res,
+          400,
+          message.id,
+          SERVER_ERROR,
+          `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(versionHeader.slice(0, 32))}`,
+          'version',
+        );
       }
       const clientInfo = (message.params?.clientInfo ?? null) as { name?: unknown; version?: unknown } | null;
-      const client = clientInfo && typeof clientInfo.name === 'string' ? { name: clientInfo.name.slice(0, 100), version: String(clientInfo.version ?? '').slice(0, 50) } : null;
+      const client =
+        clientInfo && typeof clientInfo.name === 'string'
+          ? { name: clientInfo.name.slice(0, 100), version: String(clientInfo.version ?? '').slice(0, 50) }
+          : null;
       const context = this.legacyContext(req, identity, client, '');
       const response = await transport.request(parsed as { id: JsonRpcId }, toAuthInfo(context));
       const result = response.result as { protocolVersion?: unknown } | undefined;
       if (result && typeof result.protocolVersion === 'string') {
-        res.setHeader('mcp-session-id', this.sessions.issue({ version: result.protocolVersion, owner: ownerOf(identity.subject), client }));
+        res.setHeader(
+          'mcp-session-id',
+          this.sessions.issue({ version: result.protocolVersion, owner: ownerOf(identity.subject), client }),
+        );
       }
       return this.writeLegacy(req, res, response);
     }
@@ -212,11 +292,20 @@ export class McpEndpoint {
     const session = await this.session(req, res, identity, message);
     if (!session) return;
     const version = checkLegacyVersionHeader(versionHeader, session.version);
-    if (!version.ok) return this.reject(res, 400, message.kind === 'request' ? message.id : null, SERVER_ERROR, `Bad Request: ${version.message}`, 'version');
+    if (!version.ok)
+      return this.reject(
+        res,
+        400,
+        message.kind === 'request' ? message.id : null,
+        SERVER_ERROR,
+        `Bad Request: ${version.message}`,
+        'version',
+      );
     const context = this.legacyContext(req, identity, session.client, session.version);
 
     if (message.kind !== 'request') {
-      if (message.kind === 'notification') transport.notify(parsed as Record<string, unknown>, toAuthInfo(context));
+      if (message.kind === 'notification')
+        transport.notify(parsed as Record<string, unknown>, toAuthInfo(context));
       res.statusCode = 202;
       res.end();
       return;
@@ -231,21 +320,48 @@ export class McpEndpoint {
     }
   }
 
-  private legacyContext(req: Req, identity: CallIdentity, client: SessionState['client'], version: string): ExchangeContext {
-    return { identity, sudoHeader: header(req, SUDO_HEADER), client, protocolVersion: version, deadline: Date.now() + this.options.requestTimeoutMs };
+  private legacyContext(
+    req: Req,
+    identity: CallIdentity,
+    client: SessionState['client'],
+    version: string,
+  ): ExchangeContext {
+    return {
+      identity,
+      sudoHeader: header(req, SUDO_HEADER),
+      client,
+      protocolVersion: version,
+      deadline: Date.now() + this.options.requestTimeoutMs,
+    };
   }
 
   /** The session of a non-initialize legacy request: 400 without one, 404 when unknown, ended or foreign. */
-  private async session(req: Req, res: ServerResponse, identity: CallIdentity, message: InboundMessage): Promise<SessionState | null> {
+  private async session(
+    req: Req,
+    res: ServerResponse,
+    identity: CallIdentity,
+    message: InboundMessage,
+  ): Promise<SessionState | null> {
     const id = message.kind === 'request' ? message.id : null;
     const sessionId = header(req, SESSION_HEADER);
     if (!sessionId) {
-      this.reject(res, 400, id, SERVER_ERROR, 'Bad Request: Mcp-Session-Id header is required (send initialize first)', 'session_missing');
+      this.reject(
+        res,
+        400,
+        id,
+        SERVER_ERROR,
+        'Bad Request: Mcp-Session-Id header is required (send initialize first)',
+        'session_missing',
+      );
       return null;
     }
     const verdict = this.sessions.verify(sessionId);
     // A session opened by another identity is reported exactly like an unknown one.
-    if (!verdict.ok || verdict.state.owner !== ownerOf(identity.subject) || (await this.options.revocations.isRevoked(sessionId))) {
+    if (
+      !verdict.ok ||
+      verdict.state.owner !== ownerOf(identity.subject) ||
+      (await this.options.revocations.isRevoked(sessionId))
+    ) {
       this.reject(res, 404, id, SERVER_ERROR, 'Session not found', 'session_unknown');
       return null;
     }
@@ -256,7 +372,14 @@ export class McpEndpoint {
     const sessionId = header(req, SESSION_HEADER);
     if (!sessionId) {
       res.setHeader('allow', 'POST, DELETE');
-      return this.reject(res, 400, null, SERVER_ERROR, 'Bad Request: Mcp-Session-Id header is required', 'session_missing');
+      return this.reject(
+        res,
+        400,
+        null,
+        SERVER_ERROR,
+        'Bad Request: Mcp-Session-Id header is required',
+        'session_missing',
+      );
     }
     const verdict = this.sessions.verify(sessionId);
     if (!verdict.ok || verdict.state.owner !== ownerOf(identity.subject)) {
@@ -268,18 +391,36 @@ export class McpEndpoint {
   }
 
   /** Rate limit and concurrency for tools/call; false when the request was refused (already answered). */
-  private async admit(res: ServerResponse, identity: CallIdentity, message: InboundMessage): Promise<Release | null | false> {
+  private async admit(
+    res: ServerResponse,
+    identity: CallIdentity,
+    message: InboundMessage,
+  ): Promise<Release | null | false> {
     if (message.kind !== 'request' || message.method !== 'tools/call') return null;
     const rate = this.rateLimiter.take(identity.subject);
     if (!rate.allowed) {
       res.setHeader('retry-after', String(rate.retryAfterSeconds));
-      this.reject(res, 429, message.id, SERVER_ERROR, `Too Many Requests: rate limit of ${this.options.rateLimitPerMinute} tool calls per minute`, 'rate_limited');
+      this.reject(
+        res,
+        429,
+        message.id,
+        SERVER_ERROR,
+        `Too Many Requests: rate limit of ${this.options.rateLimitPerMinute} tool calls per minute`,
+        'rate_limited',
+      );
       return false;
     }
     const release = await this.concurrency.acquire(identity.subject, this.options.requestTimeoutMs);
     if (!release) {
       res.setHeader('retry-after', '1');
-      this.reject(res, 503, message.id, SERVER_ERROR, 'Service Unavailable: too many concurrent tool calls', 'concurrency');
+      this.reject(
+        res,
+        503,
+        message.id,
+        SERVER_ERROR,
+        'Service Unavailable: too many concurrent tool calls',
+        'concurrency',
+      );
       return false;
     }
     return release;
@@ -290,7 +431,11 @@ export class McpEndpoint {
     const accept = header(req, 'accept') ?? '';
     // Clients that accept only SSE get the single response as one SSE event.
     if (/text\/event-stream/i.test(accept) && !/application\/json|\*\/\*/i.test(accept)) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      });
       res.end(`event: message\ndata: ${text}\n\n`);
       return;
     }
@@ -298,7 +443,14 @@ export class McpEndpoint {
     res.end(text);
   }
 
-  private reject(res: ServerResponse, status: number, id: JsonRpcId | null, code: number, message: string, reason: string): void {
+  private reject(
+    res: ServerResponse,
+    status: number,
+    id: JsonRpcId | null,
+    code: number,
+    message: string,
+    reason: string,
+  ): void {
     this.options.metrics.rejections.inc({ reason });
     res.statusCode = status;
     res.setHeader('content-type', 'application/json');

@@ -68,7 +68,8 @@ export class McpProtocol {
     this.modern = createMcpHandler(() => this.buildServer(undefined), {
       legacy: 'reject',
       maxRequestBodySize: options.maxBodyBytes,
-      onerror: (error) => options.logger.debug({ component: 'mcp', err: error.message }, 'modern exchange refused'),
+      onerror: (error) =>
+        options.logger.debug({ component: 'mcp', err: error.message }, 'modern exchange refused'),
     });
   }
 
@@ -85,7 +86,11 @@ export class McpProtocol {
   toolsList(): { tools: unknown[] } {
     if (!this.listResult) {
       const tools = this.options.toolService.listTools().map((tool) => {
-        const entry: Record<string, unknown> = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+        const entry: Record<string, unknown> = {
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+        };
         if (tool.title) entry.title = tool.title;
         if (tool.annotations) entry.annotations = tool.annotations;
         return entry;
@@ -117,10 +122,13 @@ export class McpProtocol {
   ): Promise<ToolCallResult> {
     const started = performance.now();
     const { metrics, logger, toolService, identityResolver } = this.options;
-    const metaClient = params._meta?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+    const metaClient = params._meta?.[CLIENT_INFO_META_KEY] as
+      { name?: unknown; version?: unknown } | undefined;
     const client =
       context.client ??
-      (metaClient && typeof metaClient.name === 'string' ? { name: metaClient.name, version: String(metaClient.version ?? '') } : null);
+      (metaClient && typeof metaClient.name === 'string'
+        ? { name: metaClient.name, version: String(metaClient.version ?? '') }
+        : null);
     const requestedSudo = params._meta?.[SUDO_META_KEY] ?? context.sudoHeader;
     const sudo = decideSudo(requestedSudo, {
       allowSudo: this.options.allowSudo,
@@ -130,7 +138,9 @@ export class McpProtocol {
     const identity: CallIdentity = {
       ...context.identity,
       sudo: sudo.ok ? sudo.sudo : null,
-      ...(client ? { client: { name: client.name.slice(0, 100), version: client.version.slice(0, 50) } } : {}),
+      ...(client
+        ? { client: { name: client.name.slice(0, 100), version: client.version.slice(0, 50) } }
+        : {}),
     };
     let result: ToolCallResult;
     let toolLabel = params.name;
@@ -139,7 +149,10 @@ export class McpProtocol {
     } else {
       metrics.inFlight.inc();
       try {
-        result = await withDeadline(toolService.callTool(params.name, params.arguments ?? {}, identity), context.deadline);
+        result = await withDeadline(
+          toolService.callTool(params.name, params.arguments ?? {}, identity),
+          context.deadline,
+        );
       } catch (error) {
         if (error instanceof UnknownToolError) {
           toolLabel = '(unknown)';
@@ -147,7 +160,14 @@ export class McpProtocol {
           throw new ProtocolError(INVALID_PARAMS, error.message.slice(0, 200));
         }
         // Never leak internals to the client: the details go to the log only.
-        logger.error({ component: 'mcp', tool: params.name, err: error instanceof Error ? error.message : String(error) }, 'tool call failed');
+        logger.error(
+          {
+            component: 'mcp',
+            tool: params.name,
+            err: error instanceof Error ? error.message : String(error),
+          },
+          'tool call failed',
+        );
         this.record(params.name, identity, context, null, 'internal_error', started);
         throw new ProtocolError(INTERNAL_ERROR, 'Internal error');
       } finally {
@@ -160,7 +180,14 @@ export class McpProtocol {
     return result;
   }
 
-  private record(tool: string, identity: CallIdentity, context: ExchangeContext, status: number | null, kind: string, started: number): void {
+  private record(
+    tool: string,
+    identity: CallIdentity,
+    context: ExchangeContext,
+    status: number | null,
+    kind: string,
+    started: number,
+  ): void {
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     this.options.metrics.toolCalls.inc({ tool, kind });
     this.options.metrics.toolCallSeconds.observe({ kind }, durationMs / 1000);
@@ -196,7 +223,12 @@ async function withDeadline(call: Promise<ToolCallResult>, deadline: number): Pr
   } catch (error) {
     if (error instanceof DeadlineExceeded) {
       const message = 'The request timed out before the call finished (REQUEST_TIMEOUT_MS)';
-      return { content: [{ type: 'text', text: JSON.stringify({ error: { status: 504, kind: 'timeout', message } }) }], isError: true };
+      return {
+        content: [
+          { type: 'text', text: JSON.stringify({ error: { status: 504, kind: 'timeout', message } }) },
+        ],
+        isError: true,
+      };
     }
     throw error;
   } finally {

@@ -17,7 +17,11 @@ import { McpEndpoint } from './mcp-endpoint';
 import { McpMetrics } from './mcp-metrics';
 import { McpProtocol } from './mcp-protocol';
 import { MCP_ENDPOINT, MCP_PROTOCOL, MCP_SESSION_REVOCATIONS } from './mcp.tokens';
-import { MemorySessionRevocations, RedisSessionRevocations, type SessionRevocations } from './session-revocations';
+import {
+  MemorySessionRevocations,
+  RedisSessionRevocations,
+  type SessionRevocations,
+} from './session-revocations';
 
 const SERVER_NAME = 'aegis-gitea-mcp';
 const SERVER_VERSION = '0.1.0';
@@ -29,7 +33,10 @@ const MCP_METRICS = Symbol('MCP_METRICS');
 function sessionSecret(config: AppConfig, logger: Logger): string {
   const secret = config.secrets.encryptionKey ?? config.mcp.bearerToken;
   if (secret) return secret;
-  logger.warn({ component: 'mcp' }, 'no ENCRYPTION_KEY or MCP_BEARER_TOKEN: MCP session ids are valid on this replica only');
+  logger.warn(
+    { component: 'mcp' },
+    'no ENCRYPTION_KEY or MCP_BEARER_TOKEN: MCP session ids are valid on this replica only',
+  );
   return randomBytes(32).toString('base64');
 }
 
@@ -52,7 +59,10 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
       inject: [APP_CONFIG, MCP_LOGGER],
       useFactory: (config: AppConfig, logger: Logger): SessionRevocations => {
         if (!config.storage.redisUrl) return new MemorySessionRevocations();
-        const redis = new Redis(config.storage.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+        const redis = new Redis(config.storage.redisUrl, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: true,
+        });
         redis.on('error', () => undefined); // reported per use below; avoid unhandled error events
         return new RedisSessionRevocations(redis, (message) => logger.warn({ component: 'mcp' }, message));
       },
@@ -60,7 +70,13 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
     {
       provide: MCP_PROTOCOL,
       inject: [APP_CONFIG, TOOL_SERVICE, IDENTITY_RESOLVER, MCP_METRICS, MCP_LOGGER],
-      useFactory: (config: AppConfig, toolService: ToolService, identityResolver: IdentityResolver, metrics: McpMetrics, logger: Logger) =>
+      useFactory: (
+        config: AppConfig,
+        toolService: ToolService,
+        identityResolver: IdentityResolver,
+        metrics: McpMetrics,
+        logger: Logger,
+      ) =>
         new McpProtocol({
           serverName: SERVER_NAME,
           serverVersion: SERVER_VERSION,

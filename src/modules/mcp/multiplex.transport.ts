@@ -17,7 +17,12 @@ export class MultiplexTransport implements Transport {
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
-    for (const [, entry] of this.pending) entry.resolve({ jsonrpc: '2.0', id: entry.originalId, error: { code: -32603, message: 'Server shutting down' } });
+    for (const [, entry] of this.pending)
+      entry.resolve({
+        jsonrpc: '2.0',
+        id: entry.originalId,
+        error: { code: -32603, message: 'Server shutting down' },
+      });
     this.pending.clear();
     this.onclose?.();
   }
@@ -32,7 +37,10 @@ export class MultiplexTransport implements Transport {
   }
 
   /** Delivers a request and resolves with the server's response (carrying the caller's id). */
-  request(message: { id: string | number } & Record<string, unknown>, authInfo: AuthInfo): Promise<Record<string, unknown>> {
+  request(
+    message: { id: string | number } & Record<string, unknown>,
+    authInfo: AuthInfo,
+  ): Promise<Record<string, unknown>> {
     const internalId = (this.nextId = (this.nextId + 1) % Number.MAX_SAFE_INTEGER);
     return new Promise((resolve) => {
       this.pending.set(internalId, { originalId: message.id, resolve });

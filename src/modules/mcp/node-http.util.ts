@@ -2,14 +2,16 @@
 // (JSON or SSE) back to a ServerResponse.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export type BodyRead = { ok: true; raw: Buffer | null; preParsed: unknown } | { ok: false; reason: 'too_large' | 'aborted' };
+export type BodyRead =
+  { ok: true; raw: Buffer | null; preParsed: unknown } | { ok: false; reason: 'too_large' | 'aborted' };
 
 type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 
 /** Reads the request body up to `limit` bytes; a body a framework parser already consumed is taken as is. */
 export function readBody(req: MaybeParsed, limit: number): Promise<BodyRead> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
+  if (Number.isFinite(declared) && declared > limit)
+    return Promise.resolve({ ok: false, reason: 'too_large' });
   if (req._body === true || (req.readableEnded && req.body !== undefined)) {
     return Promise.resolve({ ok: true, raw: null, preParsed: req.body });
   }
@@ -33,7 +35,13 @@ export function readBody(req: MaybeParsed, limit: number): Promise<BodyRead> {
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => finish({ ok: true, raw: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), preParsed: undefined }));
+    req.once('end', () =>
+      finish({
+        ok: true,
+        raw: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+        preParsed: undefined,
+      }),
+    );
     req.once('error', () => finish({ ok: false, reason: 'aborted' }));
     req.once('close', () => finish({ ok: false, reason: 'aborted' }));
   });
@@ -55,7 +63,11 @@ export function toWebRequest(req: IncomingMessage, body: Buffer | string, signal
 }
 
 /** Copies a web Response to the Node response, streaming SSE bodies as they are produced. */
-export async function sendWebResponse(res: ServerResponse, response: Response, extraHeaders: Record<string, string>): Promise<void> {
+export async function sendWebResponse(
+  res: ServerResponse,
+  response: Response,
+  extraHeaders: Record<string, string>,
+): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);

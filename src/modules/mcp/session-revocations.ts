@@ -18,7 +18,8 @@ export class MemorySessionRevocations implements SessionRevocations {
 
   async revoke(sessionId: string, ttlSeconds: number): Promise<void> {
     const now = this.now();
-    if (this.ended.size > 50_000) for (const [key, until] of this.ended) if (until <= now) this.ended.delete(key);
+    if (this.ended.size > 50_000)
+      for (const [key, until] of this.ended) if (until <= now) this.ended.delete(key);
     this.ended.set(keyOf(sessionId), now + ttlSeconds * 1000);
   }
 
