@@ -17,7 +17,13 @@ function roundRobin(targets: string[]): Promise<{ url: string; hits: number[]; c
     hits[index] = (hits[index] ?? 0) + 1;
     const target = new URL(targets[index] as string);
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: req.method,
+        headers: { ...req.headers, host: target.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -32,7 +38,11 @@ function roundRobin(targets: string[]): Promise<{ url: string; hits: number[]; c
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const port = (server.address() as AddressInfo).port;
-      resolve({ url: `http://127.0.0.1:${port}/mcp`, hits, close: () => new Promise<void>((done) => server.close(() => done())) });
+      resolve({
+        url: `http://127.0.0.1:${port}/mcp`,
+        hits,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
     }),
   );
 }
@@ -62,7 +72,10 @@ describe('two replicas behind a round-robin proxy', () => {
     try {
       expect(legacy.sessionId).toBeTruthy();
       for (let i = 0; i < 6; i += 1) {
-        const [a, b] = await Promise.all([legacy.callTool('userGetCurrent', {}), modern.callTool('userGetCurrent', {})]);
+        const [a, b] = await Promise.all([
+          legacy.callTool('userGetCurrent', {}),
+          modern.callTool('userGetCurrent', {}),
+        ]);
         expect(envelope(a).data.login).toBe('admin');
         expect(envelope(b).data.login).toBe('admin');
       }

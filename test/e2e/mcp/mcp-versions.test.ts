@@ -33,7 +33,9 @@ describe('MCP endpoint across protocol versions and SDK lines', () => {
         else expect(client.sessionId).toEqual(expect.any(String));
         const tools = await client.listTools();
         expect(tools.length).toBeGreaterThan(300);
-        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['userGetCurrent', 'repoGet', 'gitea_api_request']));
+        expect(tools.map((t) => t.name)).toEqual(
+          expect.arrayContaining(['userGetCurrent', 'repoGet', 'gitea_api_request']),
+        );
 
         const me = envelope(await client.callTool('userGetCurrent', {}));
         expect(me.identity).toEqual({ login: 'admin', mode: 'token', sudo: null });

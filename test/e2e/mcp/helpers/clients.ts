@@ -39,7 +39,12 @@ function offering(version: string): typeof fetch {
   };
 }
 
-export async function connect(url: string, line: Line, version: Version, headers: Record<string, string>): Promise<McpClient> {
+export async function connect(
+  url: string,
+  line: Line,
+  version: Version,
+  headers: Record<string, string>,
+): Promise<McpClient> {
   const info = { name: `e2e-${line}-${version}`, version: '1.0.0' };
   if (line === 'sdk1') {
     if (version === '2026-07-28') throw new Error('SDK 1.x does not speak 2026-07-28');
@@ -53,7 +58,8 @@ export async function connect(url: string, line: Line, version: Version, headers
       line,
       version: transport.protocolVersion,
       sessionId: transport.sessionId,
-      listTools: async () => (await client.listTools()).tools as Array<{ name: string; inputSchema: unknown }>,
+      listTools: async () =>
+        (await client.listTools()).tools as Array<{ name: string; inputSchema: unknown }>,
       callTool: async (name, args, meta) =>
         (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as ToolResult,
       close: async () => {
@@ -65,7 +71,9 @@ export async function connect(url: string, line: Line, version: Version, headers
   const transport = new Transport2(new URL(url), { requestInit: { headers } });
   const client = new Client2(info, {
     capabilities: {},
-    ...(version === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : { supportedProtocolVersions: [version] }),
+    ...(version === '2026-07-28'
+      ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
+      : { supportedProtocolVersions: [version] }),
   });
   await client.connect(transport);
   return {
@@ -74,7 +82,11 @@ export async function connect(url: string, line: Line, version: Version, headers
     sessionId: transport.sessionId,
     listTools: async () => (await client.listTools()).tools as Array<{ name: string; inputSchema: unknown }>,
     callTool: async (name, args, meta) =>
-      (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as unknown as ToolResult,
+      (await client.callTool({
+        name,
+        arguments: args,
+        ...(meta ? { _meta: meta } : {}),
+      })) as unknown as ToolResult,
     close: async () => {
       await transport.terminateSession().catch(() => undefined);
       await client.close();

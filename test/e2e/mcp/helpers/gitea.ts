@@ -3,7 +3,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type TestGitea = { url: string; tokens: { admin: string; alice: string; bob: string }; close(): Promise<void>; kind: 'simulator' | 'stand-in' };
+export type TestGitea = {
+  url: string;
+  tokens: { admin: string; alice: string; bob: string };
+  close(): Promise<void>;
+  kind: 'simulator' | 'stand-in';
+};
 
 const USERS: Record<string, { id: number; login: string; is_admin: boolean }> = {
   admin: { id: 1, login: 'admin', is_admin: true },

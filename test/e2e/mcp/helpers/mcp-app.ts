@@ -10,7 +10,11 @@ export const BEARER = 'test-mcp-bearer-token-0123456789';
 
 export type McpApp = { url: string; config: AppConfig; logs(): string; close(): Promise<void> };
 
-export function testConfig(giteaUrl: string, giteaToken: string, env: Record<string, string> = {}): AppConfig {
+export function testConfig(
+  giteaUrl: string,
+  giteaToken: string,
+  env: Record<string, string> = {},
+): AppConfig {
   const parsed = parseConfig({
     GITEA_URL: giteaUrl,
     GITEA_TOKEN: giteaToken,
@@ -24,13 +28,24 @@ export function testConfig(giteaUrl: string, giteaToken: string, env: Record<str
   return parsed.config;
 }
 
-export async function startMcpApp(config: AppConfig, options: { bodyParser?: boolean } = {}): Promise<McpApp> {
+export async function startMcpApp(
+  config: AppConfig,
+  options: { bodyParser?: boolean } = {},
+): Promise<McpApp> {
   const helpers = __dirname;
-  const child: ChildProcess = spawn(process.execPath, ['-r', join(helpers, 'ts-register.cjs'), join(helpers, 'app-process.ts')], {
-    cwd: join(helpers, '..', '..', '..', '..'),
-    env: { ...process.env, AEGIS_TEST_CONFIG: JSON.stringify(config), AEGIS_TEST_BODY_PARSER: String(options.bodyParser ?? false) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['-r', join(helpers, 'ts-register.cjs'), join(helpers, 'app-process.ts')],
+    {
+      cwd: join(helpers, '..', '..', '..', '..'),
+      env: {
+        ...process.env,
+        AEGIS_TEST_CONFIG: JSON.stringify(config),
+        AEGIS_TEST_BODY_PARSER: String(options.bodyParser ?? false),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
