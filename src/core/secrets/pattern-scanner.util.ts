@@ -120,6 +120,7 @@ const AUTH_RE =
   /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 const BEARER_RE = /[ \t]{1,3}([A-Za-z0-9._~+/-]{16,4096}=*)/y;
 const SIG_RE = /([A-Za-z0-9%+/=]{20,200})/y;
+const PEM_BEGIN_RE = /-----BEGIN /g;
 const PEM_HEADER_RE = /-----BEGIN ([A-Z0-9 ]{1,40})-----/y;
 
 export function scanText(text: string): PatternMatch[] {
@@ -192,8 +193,11 @@ function scanPrivateKeyBlocks(text: string, out: Array<PatternMatch & { prio: nu
   let nextSep = -2;
   let nextQuote = -2; // a block never spans a quote (keeps it inside one JSON string)
   for (;;) {
-    const at = text.indexOf('-----BEGIN ', from);
-    if (at < 0) return;
+    // A literal regex is markedly faster than indexOf for this dash-led needle in V8.
+    PEM_BEGIN_RE.lastIndex = from;
+    const found = PEM_BEGIN_RE.exec(text);
+    if (!found) return;
+    const at = found.index;
     PEM_HEADER_RE.lastIndex = at;
     const h = PEM_HEADER_RE.exec(text);
     from = at + 11;

@@ -1,12 +1,15 @@
 // Arguments as stored in the audit record: secret fields replaced, exact secrets redacted, and
 // recognisable secrets masked (audit records are as durable as logs and must carry none).
 import { isBodySecretField, MIN_BODY_SECRET_LENGTH } from './body-secrets.util';
-import { ACTION_SECRET_WRITE_OPERATIONS } from './secret-operations.util';
-import { REDACTED, scrubResult } from './scrub.util';
+import { ACTION_SECRET_WRITE_OPERATIONS, FILE_WRITE_OPERATIONS } from './secret-operations.util';
+import { decodeBase64Text, REDACTED, scrubResult, scrubText } from './scrub.util';
 
 export function redactArguments(args: unknown, exactSecrets: string[], operationId: string): unknown {
   const actionWrite = ACTION_SECRET_WRITE_OPERATIONS.has(operationId);
+  const fileWrite = FILE_WRITE_OPERATIONS.has(operationId);
   const collected: string[] = [];
+  // base64 file contents being written: decoded, scrubbed and re-encoded once all secrets are known
+  const fileContents: Array<{ obj: Record<string, unknown>; key: string; text: string }> = [];
   const isSecretKey = (key: string): boolean => isBodySecretField(key) || (actionWrite && key === 'data');
   // First pass (explicit stack, any depth): copy with secret fields replaced, remembering their values.
   const holder: unknown[] = [];
@@ -29,6 +32,9 @@ export function redactArguments(args: unknown, exactSecrets: string[], operation
           obj[key] = REDACTED;
         } else {
           obj[key] = null;
+          const text =
+            fileWrite && key === 'content' && typeof child === 'string' ? decodeBase64Text(child) : null;
+          if (text !== null) fileContents.push({ obj, key, text });
           stack.push({ v: child, into: obj, at: key });
         }
       }
@@ -36,9 +42,10 @@ export function redactArguments(args: unknown, exactSecrets: string[], operation
       into[at] = v;
     }
   }
-  return scrubResult(holder[0], {
-    exactSecrets: [...exactSecrets, ...collected],
-    mode: 'mask',
-    skipPatterns: false,
-  }).value;
+  const ctx = { exactSecrets: [...exactSecrets, ...collected], mode: 'mask' as const, skipPatterns: false };
+  for (const f of fileContents) {
+    const r = scrubText(f.text, ctx);
+    if (r.redactions > 0 || r.masks > 0) f.obj[f.key] = Buffer.from(r.value, 'utf8').toString('base64');
+  }
+  return scrubResult(holder[0], ctx).value;
 }

@@ -396,8 +396,9 @@ type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<
 const blockedOf = (ctx: ScrubContext, kinds: Set<string>): ScrubResult['blocked'] =>
   ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null;
 
+// One cheap literal test first: almost no result mentions base64 at all.
 const needsWalk = (json: string): boolean =>
-  json.includes('"content_base64":') || json.includes('"encoding":"base64"');
+  /base64/.test(json) && (json.includes('"content_base64":') || json.includes('"encoding":"base64"'));
 
 // Fast path for large results: each top-level element (array item, or object entry) is serialised
 // natively and all of them are scanned together as JSON text; only the elements that changed are

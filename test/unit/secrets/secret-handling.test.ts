@@ -357,3 +357,18 @@ describe('scrubJsonText', () => {
     expect(scrubJsonText('{"a":"plain"}', mask()).value).toEqual({ a: 'plain' });
   });
 });
+
+describe('redactArguments on file writes', () => {
+  it('masks secrets inside the base64 content being written', () => {
+    const t = githubToken();
+    const args = {
+      owner: 'o',
+      repo: 'r',
+      filepath: 'a.env',
+      body: { content: b64(`GH=${t}\n`), message: 'add' },
+    };
+    const out = redactArguments(args, [], 'repoCreateFile') as typeof args;
+    expect(unb64(out.body.content)).toMatch(/^GH=\[\[aegis-masked:github-token:/);
+    expect(unb64(args.body.content)).toContain(t);
+  });
+});
