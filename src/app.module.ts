@@ -10,12 +10,13 @@ import { LoggingModule } from './infra/logging/logging.module';
 import { QueueModule } from './infra/queue/queue.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { AuditModule } from './modules/audit/audit.module';
 import { McpModule } from './modules/mcp/mcp.module';
 
 type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
 // Feature modules, one line each (e.g. ToolsModule, McpModule, AuditModule).
-export const FEATURE_MODULES: ModuleImport[] = [McpModule];
+export const FEATURE_MODULES: ModuleImport[] = [AuditModule, McpModule];
 
 export type AppModuleOptions = {
   /** A ready configuration; when absent, @nestjs/config validates process.env at boot. */

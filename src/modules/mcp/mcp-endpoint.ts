@@ -23,12 +23,13 @@ import {
 } from '../../core/mcp/protocol-versions';
 import { TokenBucketRateLimiter } from '../../core/mcp/rate-limiter';
 import { ownerOf, SessionTokenCodec, type SessionState } from '../../core/mcp/session-token';
-import type { CallIdentity } from '../../core/ports';
-import type { IdentityResolver } from '../auth/identity-resolver';
+import type { AuditSink, CallIdentity } from '../../core/ports';
+import type { AuthFailure, IdentityResolver } from '../auth/identity-resolver';
 import type { McpMetrics } from './mcp-metrics';
 import { toAuthInfo, type ExchangeContext, type McpProtocol } from './mcp-protocol';
 import { readBody, sendWebResponse, toWebRequest } from './node-http.util';
 import type { SessionRevocations } from './session-revocations';
+import { authFailureEntry } from './auth-failure-audit';
 
 export type McpEndpointOptions = {
   allowedOrigins: string[];
@@ -45,6 +46,8 @@ export type McpEndpointOptions = {
   revocations: SessionRevocations;
   metrics: McpMetrics;
   logger: Logger;
+  /** Records requests refused at authentication (AUDIT_SINK when the audit module is wired). */
+  audit?: AuditSink | null;
 };
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -120,8 +123,10 @@ export class McpEndpoint {
       return this.reject(res, 405, null, SERVER_ERROR, 'Method not allowed', 'method');
     }
 
+    const authStarted = Date.now();
     const auth = await this.options.identityResolver.authenticate(header(req, 'authorization'));
     if (!auth.ok) {
+      this.auditAuthFailure(req, method, auth, authStarted);
       if (auth.status === 401)
         res.setHeader('www-authenticate', this.options.identityResolver.challenge(auth));
       return this.reject(
@@ -441,6 +446,29 @@ export class McpEndpoint {
     }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(text);
+  }
+
+  private auditAuthFailure(req: Req, method: string, failure: AuthFailure, started: number): void {
+    if (!this.options.audit) return;
+    try {
+      this.options.audit.record(
+        authFailureEntry(
+          failure,
+          {
+            httpMethod: method,
+            authorization: header(req, 'authorization'),
+            mcpMethod: header(req, 'mcp-method'),
+          },
+          started,
+          Date.now(),
+        ),
+      );
+    } catch (error) {
+      this.options.logger.warn(
+        { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
+        'audit of an authentication failure failed',
+      );
+    }
   }
 
   private reject(

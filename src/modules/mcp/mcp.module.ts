@@ -8,9 +8,10 @@ import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { ToolService } from '../../core/executor/tool-service';
+import type { AuditSink } from '../../core/ports';
 import { AuthModule } from '../auth/auth.module';
 import { IDENTITY_RESOLVER, type IdentityResolver } from '../auth/identity-resolver';
-import { LOGGER, METRICS_REGISTRY, TOOL_SERVICE } from '../tokens';
+import { AUDIT_SINK, LOGGER, METRICS_REGISTRY, TOOL_SERVICE } from '../tokens';
 import { ToolsModule } from '../tools/tools.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint';
@@ -90,7 +91,15 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
     },
     {
       provide: MCP_ENDPOINT,
-      inject: [APP_CONFIG, MCP_PROTOCOL, IDENTITY_RESOLVER, MCP_SESSION_REVOCATIONS, MCP_METRICS, MCP_LOGGER],
+      inject: [
+        APP_CONFIG,
+        MCP_PROTOCOL,
+        IDENTITY_RESOLVER,
+        MCP_SESSION_REVOCATIONS,
+        MCP_METRICS,
+        MCP_LOGGER,
+        { token: AUDIT_SINK, optional: true },
+      ],
       useFactory: (
         config: AppConfig,
         protocol: McpProtocol,
@@ -98,6 +107,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
         revocations: SessionRevocations,
         metrics: McpMetrics,
         logger: Logger,
+        audit?: AuditSink,
       ) =>
         new McpEndpoint({
           allowedOrigins: config.mcp.allowedOrigins,
@@ -114,6 +124,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
           revocations,
           metrics,
           logger,
+          audit: audit ?? null,
         }),
     },
   ],

@@ -1,0 +1,48 @@
+// The audit record of a request refused at authentication on /mcp (issue 7: auth failures are
+// audited like refused tool calls). Nothing the caller presented is stored: no token, no body
+// (it is never read for an unauthenticated request), only which scheme was offered.
+import { randomUUID } from 'node:crypto';
+import type { AuditEntry } from '../../core/ports';
+import type { AuthFailure } from '../auth/identity-resolver';
+
+/** `tool` of these records; no Gitea operation is involved. */
+export const MCP_AUTH_TOOL = 'mcp.authenticate';
+
+export function authFailureEntry(
+  failure: AuthFailure,
+  request: { httpMethod: string; authorization: string | undefined; mcpMethod: string | undefined },
+  started: number,
+  now: number,
+): AuditEntry {
+  const scheme = request.authorization?.trim()
+    ? /^bearer\s/i.test(request.authorization.trim())
+      ? 'bearer'
+      : 'other'
+    : 'none';
+  const mcpMethod =
+    request.mcpMethod && /^[A-Za-z0-9/_.-]{1,64}$/.test(request.mcpMethod) ? request.mcpMethod : null;
+  return {
+    eventId: randomUUID(),
+    time: new Date(started),
+    login: null,
+    mode: null,
+    sudo: null,
+    clientName: null,
+    clientVersion: null,
+    tool: MCP_AUTH_TOOL,
+    operationId: null,
+    org: null,
+    repo: null,
+    method: null,
+    path: null,
+    // The status /mcp answered (401 wrong or missing credentials, 503 identity not resolvable).
+    status: failure.status,
+    kind: failure.status === 401 ? 'mcp_unauthorized' : 'mcp_identity_unavailable',
+    durationMs: Math.max(0, now - started),
+    resultBytes: 0,
+    redactions: 0,
+    masks: 0,
+    blocked: false,
+    arguments: { http_method: request.httpMethod, credentials: scheme, mcp_method: mcpMethod },
+  };
+}
