@@ -478,6 +478,34 @@ export const NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string 
       `"resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.${Math.floor(r() * 9)}.0.tgz"`,
   },
   { name: 'gitea-commit-url', make: (r) => `https://gitea.example.com/org/repo/commit/${pick(r, HEX, 40)}` },
+  { name: 'go-getenv', make: () => 'token := os.Getenv("GITEA_TOKEN")' },
+  { name: 'python-input', make: () => 'password = getpass.getpass("Password: ")' },
+  {
+    name: 'html-password-input',
+    make: () => '<input type="password" name="password" value="" autocomplete="off">',
+  },
+  {
+    name: 'k8s-secret-name',
+    make: () => 'kind: Secret\nmetadata:\n  name: app\nspec:\n  secretName: tls-cert',
+  },
+  {
+    name: 'compose-default',
+    make: () => 'environment:\n  POSTGRES_PASSWORD: postgres\n  POSTGRES_USER: app',
+  },
+  {
+    name: 'markdown-table',
+    make: () => '| field | type | description |\n| password | string | the user password |',
+  },
+  { name: 'ansible-vault-tag', make: () => 'db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256' },
+  {
+    name: 'oauth-metadata',
+    make: () => '"token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"]',
+  },
+  {
+    name: 'clone-urls',
+    make: (r) =>
+      `{"clone_url": "https://gitea.example.com/org/${pick(r, LOWER, 6)}.git", "ssh_url": "git@gitea.example.com:org/x.git"}`,
+  },
   { name: 'secret-name-field', make: () => '{"name": "DEPLOY_KEY", "created_at": "2026-10-01T10:00:00Z"}' },
 ];
 

@@ -109,7 +109,7 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
 }
 
 const KEYWORD_RE =
-  /p(?:assw(?:or)?d|wd|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uthorization)|bearer|[?&]sig=/gi;
+  /p(?:assw(?:or)?d|wd|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:)))|bearer|[?&]sig=/gi;
 const KEY_SUFFIX_OK = /^(?:[_-]?(?:access[_-]?)?(?:key|value|secret|token|string|v[0-9]|[0-9]))?$/i;
 // Quotes may be JSON-escaped (\") when a JSON document is scanned as text.
 // NUL separates joined strings: values must stop there.

@@ -56,7 +56,7 @@ const PLACEHOLDER_WORDS = new Set([
 ]);
 
 const PLACEHOLDER_RE =
-  /example|xxxx|\*\*\*|\.\.\.|your[_-]?[a-z]|change[_-]?me|placeholder|redacted|aegis-masked|dummy|sample|fake|replace[_-]?(?:me|with|this)|insert[_-]?|[<>{}()[\]]|\$\{|\{\{|%\(|^\$[A-Za-z_]|^%[A-Za-z_]+%$|^(?:process\.env|os\.environ|env\.|self\.|this\.|config\.|settings\.|secrets\.|vars\.|params\.|inputs\.|getenv|System\.getenv)/i;
+  /example|xxxx|\*\*\*|\.\.\.|your[_-]?[a-z]|change[_-]?me|placeholder|redacted|aegis-masked|dummy|sample|fake|replace[_-]?(?:me|with|this)|insert[_-]?|[<>{}()[\]]|\$\{|\{\{|%\(|^\$[A-Za-z_]|^!|^%[A-Za-z_]+%$|^(?:process\.env|os\.environ|env\.|self\.|this\.|config\.|settings\.|secrets\.|vars\.|params\.|inputs\.|getenv|System\.getenv)/i;
 
 const DOTTED_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,60}(?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){1,8}$/;
 

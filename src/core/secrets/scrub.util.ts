@@ -43,6 +43,7 @@ const SECRET_FIELD_NAMES = [
   'access_token',
   'refresh_token',
   'auth_token',
+  'auth',
   'id_token',
   'api_key',
   'apikey',

@@ -372,3 +372,18 @@ describe('redactArguments on file writes', () => {
     expect(unb64(args.body.content)).toContain(t);
   });
 });
+
+describe('fields of parsed results', () => {
+  it('masks secret-named fields the same way on both paths (docker auth, webhook authorization)', () => {
+    const value = {
+      auths: { 'r.example.com': { auth: b64(`robot:${randomWord(20)}`) } },
+      authorization: `Bearer ${randomWord(30)}`,
+      author: { login: 'a' },
+    };
+    const fast = scrubResult(value, mask());
+    const walk = scrubResult(value, mask(['~^']));
+    expect(fast.value).toEqual(walk.value);
+    expect(fast.masks).toBe(2);
+    expect((fast.value as { author: unknown }).author).toEqual({ login: 'a' });
+  });
+});
