@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, REDACTED } from './logger';
+import { createLogger, redactCredentials, REDACTED } from './logger';
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
@@ -35,6 +35,30 @@ describe('createLogger', () => {
       token: REDACTED,
       call: { password: REDACTED, args: { client_secret: REDACTED, accessToken: REDACTED, owner: 'acme' } },
     });
+  });
+
+  it('redacts child bindings, keeps the caller object intact and leaves errors serialisable', async () => {
+    const { lines, logger } = capture();
+    const child = logger.child({ component: 'x', auth: { Authorization: 'Bearer child-secret' } });
+    const payload = { call: { headers: { 'Set-Cookie': 'sid=3', 'X-Api-Key': 'k-1' } }, n: 1 };
+    const err = Object.assign(new Error('boom'), { config: { token: 'in-error' } });
+    child.info({ ...payload, err }, 'child');
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['child-secret', 'sid=3', 'k-1', 'in-error']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ component: 'x', n: 1, err: { message: 'boom' } });
+    expect(payload.call.headers['Set-Cookie']).toBe('sid=3');
+    expect(err.config.token).toBe('in-error');
+  });
+
+  it('searches three levels below the top level and no deeper', () => {
+    expect(redactCredentials({ a: { b: { c: { password: 'p' } } } })).toEqual({
+      a: { b: { c: { password: REDACTED } } },
+    });
+    const deep = { a: { b: { c: { d: { password: 'p' } } } } };
+    expect(redactCredentials(deep)).toBe(deep);
+    const clean = { tool: 'repoGet', status: 200 };
+    expect(redactCredentials(clean)).toBe(clean);
   });
 
   it('honours the level', () => {
