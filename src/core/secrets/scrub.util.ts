@@ -14,6 +14,11 @@ export type ScrubResult<T = unknown> = {
   redactions: number;
   masks: number;
   blocked: null | { kinds: string[] };
+  /**
+   * Optional: `JSON.stringify(value)` when the fast path already produced it, so a caller that
+   * serialises the result next can reuse it instead of serialising again.
+   */
+  json?: string;
 };
 
 export const REDACTED = '[REDACTED]';
@@ -389,10 +394,17 @@ export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
   if (typeof value === 'string') return scrubText(value, ctx);
   const r =
     value !== null && typeof value === 'object' ? scrubChunked(value as object, ctx) : walkScrub(value, ctx);
-  return { value: r.value, redactions: r.redactions, masks: r.masks, blocked: blockedOf(ctx, r.kinds) };
+  const out: ScrubResult = {
+    value: r.value,
+    redactions: r.redactions,
+    masks: r.masks,
+    blocked: blockedOf(ctx, r.kinds),
+  };
+  if (r.json !== undefined) out.json = r.json;
+  return out;
 }
 
-type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<string> };
+type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<string>; json?: string };
 
 const blockedOf = (ctx: ScrubContext, kinds: Set<string>): ScrubResult['blocked'] =>
   ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null;
@@ -422,9 +434,9 @@ function scrubChunked(value: object, ctx: ScrubContext): Scrubbed {
   if (whole !== undefined && !needsWalk(whole)) {
     const texts = [whole];
     const r = scrubSlots(texts, [0], ctx, true);
-    if (r.redactions === 0 && r.masks === 0) return { value, ...r };
+    if (r.redactions === 0 && r.masks === 0) return { value, ...r, json: whole };
     try {
-      return { value: JSON.parse(texts[0]!), ...r };
+      return { value: JSON.parse(texts[0]!), ...r, json: texts[0]! };
     } catch {
       // an exact secret matched JSON syntax somewhere: go element by element
     }

@@ -387,3 +387,12 @@ describe('fields of parsed results', () => {
     expect((fast.value as { author: unknown }).author).toEqual({ login: 'a' });
   });
 });
+
+describe('json field', () => {
+  it('is the serialisation of the returned value when present', () => {
+    for (const v of [{ a: 1 }, [{ body: `x ${githubToken()}` }]]) {
+      const r = scrubResult(v, mask());
+      expect(r.json).toBe(JSON.stringify(r.value));
+    }
+  });
+});
