@@ -16,29 +16,49 @@ export type Truncation = {
   hint: string;
 };
 
+type PathNode = { parent: PathNode | null; segment: string } | null;
+
+function pathOf(node: PathNode): string {
+  const parts: string[] = [];
+  for (let n = node; n; n = n.parent) parts.push(n.segment);
+  return parts.reverse().join('');
+}
+
 /** Trims arrays (top-level data and arrays nested inside it) to maxItems. */
 function trimItems(data: unknown, maxItems: number, found: Truncation['items'] & object): unknown {
   if (maxItems <= 0) return data;
-  // Iterative walk: the value is at most 100 levels deep (deeper JSON stays text), but no recursion is needed.
+  // Iterative walk: the value is at most 100 levels deep (deeper JSON stays text), but no recursion is
+  // needed. Only objects and arrays are visited, and a JSON pointer is spelled out only for an array
+  // that is cut (building one per value cost more than the rest of the result path).
   const root = { value: data };
-  const stack: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; path: string }> = [
-    { holder: root as Record<string, unknown>, key: 'value', path: '' },
-  ];
+  const stack: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; path: PathNode }> =
+    [{ holder: root as Record<string, unknown>, key: 'value', path: null }];
   while (stack.length) {
     const { holder, key, path } = stack.pop()!;
     const value = (holder as Record<string | number, unknown>)[key];
     if (Array.isArray(value)) {
       let arr = value;
       if (arr.length > maxItems) {
-        found.push({ path: path || '/', returned: maxItems, total: arr.length });
+        found.push({ path: pathOf(path) || '/', returned: maxItems, total: arr.length });
         arr = arr.slice(0, maxItems);
         (holder as Record<string | number, unknown>)[key] = arr;
       }
-      arr.forEach((_, i) => stack.push({ holder: arr, key: i, path: `${path}/${i}` }));
+      for (let i = 0; i < arr.length; i++) {
+        const item: unknown = arr[i];
+        if (item !== null && typeof item === 'object')
+          stack.push({ holder: arr, key: i, path: { parent: path, segment: `/${i}` } });
+      }
     } else if (value && typeof value === 'object') {
       const obj = value as Record<string, unknown>;
-      for (const k of Object.keys(obj))
-        stack.push({ holder: obj, key: k, path: `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      for (const k of Object.keys(obj)) {
+        const item = obj[k];
+        if (item === null || typeof item !== 'object') continue;
+        stack.push({
+          holder: obj,
+          key: k,
+          path: { parent: path, segment: `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` },
+        });
+      }
     }
   }
   return root.value;

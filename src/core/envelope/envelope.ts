@@ -50,7 +50,8 @@ export function decodeBody(response: GiteaResponse, maxBinaryBytes: number): Dec
   const contentType = (response.headers['content-type'] ?? '').toLowerCase();
   const isJson = contentType.includes('json');
   if (isJson || TEXT_TYPES.test(contentType)) {
-    const text = Buffer.from(body).toString('utf8');
+    // A view over the received bytes, not a copy of them.
+    const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
     if (isJson) {
       // Deep JSON stays text: later passes over the value must not recurse without bound.
       if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return { data: text, format: 'json_as_text' };
