@@ -1,5 +1,7 @@
 // Child-process entry for the MCP e2e tests: boots config + tools + auth + mcp modules on
 // 127.0.0.1:0 with the AppConfig passed in AEGIS_TEST_CONFIG, prints "READY <port>" and exits on SIGTERM.
+// With AEGIS_TEST_FULL=true it boots the real composition root instead (src/main.ts createApp:
+// database, queue, metrics, health and every FEATURE_MODULES entry, the audit trail included).
 import 'reflect-metadata';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -8,6 +10,7 @@ import type { AppConfig } from '../../../../src/config/app-config';
 import { AppConfigModule } from '../../../../src/config/config.module';
 import { McpModule } from '../../../../src/modules/mcp/mcp.module';
 import { ToolsModule } from '../../../../src/modules/tools/tools.module';
+import { createApp } from '../../../../src/main';
 
 @Module({})
 class McpTestModule {
@@ -19,7 +22,10 @@ class McpTestModule {
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.AEGIS_TEST_CONFIG ?? '') as AppConfig;
   const bodyParser = process.env.AEGIS_TEST_BODY_PARSER === 'true';
-  const app = await NestFactory.create(McpTestModule.with(config), { logger: false, bodyParser });
+  const app =
+    process.env.AEGIS_TEST_FULL === 'true'
+      ? await createApp(config)
+      : await NestFactory.create(McpTestModule.with(config), { logger: false, bodyParser });
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   process.stdout.write(`READY ${port}\n`);

@@ -1,5 +1,6 @@
-// Starts the service's MCP path (config + tools + auth + mcp modules) in a child process on
-// 127.0.0.1:0 against a test Gitea, with configuration overrides. A child process because NestJS 12
+// Starts the service's MCP path (config + tools + auth + mcp modules), or with `full` the whole
+// service as src/main.ts composes it, in a child process on 127.0.0.1:0 against the Gitea
+// simulator, with configuration overrides. A child process because NestJS 12
 // is ESM-only and Jest's module runtime cannot load it on Node 20 (plain Node can).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -8,7 +9,15 @@ import type { AppConfig } from '../../../../src/config/app-config';
 
 export const BEARER = 'test-mcp-bearer-token-0123456789';
 
-export type McpApp = { url: string; config: AppConfig; logs(): string; close(): Promise<void> };
+export type McpApp = {
+  /** The MCP endpoint (`${base}/mcp`). */
+  url: string;
+  /** The service's base URL (health, metrics). */
+  base: string;
+  config: AppConfig;
+  logs(): string;
+  close(): Promise<void>;
+};
 
 export function testConfig(
   giteaUrl: string,
@@ -30,7 +39,7 @@ export function testConfig(
 
 export async function startMcpApp(
   config: AppConfig,
-  options: { bodyParser?: boolean } = {},
+  options: { bodyParser?: boolean; full?: boolean } = {},
 ): Promise<McpApp> {
   const helpers = __dirname;
   const child: ChildProcess = spawn(
@@ -42,6 +51,7 @@ export async function startMcpApp(
         ...process.env,
         AEGIS_TEST_CONFIG: JSON.stringify(config),
         AEGIS_TEST_BODY_PARSER: String(options.bodyParser ?? false),
+        AEGIS_TEST_FULL: String(options.full ?? false),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -66,6 +76,7 @@ export async function startMcpApp(
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    base: `http://127.0.0.1:${port}`,
     config,
     logs: () => out,
     close: () =>
