@@ -54,6 +54,8 @@ const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
 const SUDO_HEADER = 'x-gitea-sudo';
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** Entries kept by each of the endpoint's small caches before they start over. */
+const CACHE_LIMIT = 4096;
 const EXPOSED_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
 
 type Req = IncomingMessage & { body?: unknown };
@@ -318,6 +320,8 @@ export class McpEndpoint {
     const release = await this.admit(res, identity, message);
     if (release === false) return;
     try {
+      const fast = await this.options.protocol.serveLegacyFast(message, context);
+      if (fast !== null) return this.writeLegacy(req, res, fast);
       const response = await transport.request(parsed as { id: JsonRpcId }, toAuthInfo(context));
       this.writeLegacy(req, res, response);
     } finally {
@@ -360,17 +364,49 @@ export class McpEndpoint {
       );
       return null;
     }
-    const verdict = this.sessions.verify(sessionId);
+    const state = this.verifiedSession(sessionId);
     // A session opened by another identity is reported exactly like an unknown one.
     if (
-      !verdict.ok ||
-      verdict.state.owner !== ownerOf(identity.subject) ||
+      !state ||
+      state.owner !== this.ownerOf(identity.subject) ||
       (await this.options.revocations.isRevoked(sessionId))
     ) {
       this.reject(res, 404, id, SERVER_ERROR, 'Session not found', 'session_unknown');
       return null;
     }
-    return verdict.state;
+    return state;
+  }
+
+  // Verified session ids and subject hashes are remembered (bounded): an HMAC and a SHA-256 per
+  // request were a few percent of a call. The age limit is still checked on every use; revocation
+  // is checked by the caller on every use.
+  private readonly verifiedSessions = new Map<string, SessionState>();
+  private readonly owners = new Map<string, string>();
+
+  private verifiedSession(sessionId: string): SessionState | null {
+    let state = this.verifiedSessions.get(sessionId);
+    if (!state) {
+      const verdict = this.sessions.verify(sessionId);
+      if (!verdict.ok) return null;
+      state = verdict.state;
+      if (this.verifiedSessions.size >= CACHE_LIMIT) this.verifiedSessions.clear();
+      this.verifiedSessions.set(sessionId, state);
+    }
+    if (Math.floor(Date.now() / 1000) - state.iat > this.options.sessionMaxAgeSeconds) {
+      this.verifiedSessions.delete(sessionId);
+      return null;
+    }
+    return state;
+  }
+
+  private ownerOf(subject: string): string {
+    let owner = this.owners.get(subject);
+    if (owner === undefined) {
+      owner = ownerOf(subject);
+      if (this.owners.size >= CACHE_LIMIT) this.owners.clear();
+      this.owners.set(subject, owner);
+    }
+    return owner;
   }
 
   private async endSession(req: Req, res: ServerResponse, identity: CallIdentity): Promise<void> {
@@ -391,6 +427,7 @@ export class McpEndpoint {
       return this.reject(res, 404, null, SERVER_ERROR, 'Session not found', 'session_unknown');
     }
     await this.options.revocations.revoke(sessionId, this.options.sessionMaxAgeSeconds);
+    this.verifiedSessions.delete(sessionId);
     res.statusCode = 200;
     res.end();
   }
@@ -431,8 +468,8 @@ export class McpEndpoint {
     return release;
   }
 
-  private writeLegacy(req: Req, res: ServerResponse, response: Record<string, unknown>): void {
-    const text = JSON.stringify(response);
+  private writeLegacy(req: Req, res: ServerResponse, response: Record<string, unknown> | string): void {
+    const text = typeof response === 'string' ? response : JSON.stringify(response);
     const accept = header(req, 'accept') ?? '';
     // Clients that accept only SSE get the single response as one SSE event.
     if (/text\/event-stream/i.test(accept) && !/application\/json|\*\/\*/i.test(accept)) {
@@ -444,7 +481,8 @@ export class McpEndpoint {
       res.end(`event: message\ndata: ${text}\n\n`);
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' });
+    // A known length: Node sends head and body in one write instead of chunked encoding's several.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
 
