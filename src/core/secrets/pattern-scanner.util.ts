@@ -110,6 +110,15 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
 
 const KEYWORD_RE =
   /p(?:assw(?:or)?d|wd|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:)))|bearer|[?&]sig=/gi;
+const KEYWORD_TEST_RE = new RegExp(KEYWORD_RE.source, 'i');
+/**
+ * Whether an object key can start a keyword match whose value is the key's own value (`"api_key":"..."`
+ * in serialised JSON). The object walk scans such entries as `"key":"value"` so they behave exactly
+ * as in the serialised text; every other value is scanned on its own.
+ */
+export function keyStartsAssignment(key: string): boolean {
+  return KEYWORD_TEST_RE.test(JSON.stringify(key) + ':');
+}
 const KEY_SUFFIX_OK = /^(?:[_-]?(?:access[_-]?)?(?:key|value|secret|token|string|v[0-9]|[0-9]))?$/i;
 // Quotes may be JSON-escaped (\") when a JSON document is scanned as text.
 // NUL separates joined strings: values must stop there.

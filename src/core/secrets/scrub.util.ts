@@ -5,7 +5,7 @@
 // nesting can exhaust the call stack.
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
-import { acceptAssignedValue, scanText } from './pattern-scanner.util';
+import { acceptAssignedValue, keyStartsAssignment, scanText } from './pattern-scanner.util';
 
 export type DetectionMode = 'off' | 'mask' | 'block';
 export type ScrubContext = { exactSecrets: string[]; mode: DetectionMode; skipPatterns: boolean };
@@ -393,7 +393,9 @@ function scrubSlots(
 export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
   if (typeof value === 'string') return scrubText(value, ctx);
   const r =
-    value !== null && typeof value === 'object' ? scrubChunked(value as object, ctx) : walkScrub(value, ctx);
+    value !== null && typeof value === 'object'
+      ? (scrubStrings(value as object, ctx) ?? scrubChunked(value as object, ctx))
+      : walkScrub(value, ctx);
   const out: ScrubResult = {
     value: r.value,
     redactions: r.redactions,
@@ -402,6 +404,200 @@ export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
   };
   if (r.json !== undefined) out.json = r.json;
   return out;
+}
+
+// Keys seen in results are few and repeat in every item: whether one can start an assignment
+// (`"password":"..."`) is remembered. Bounded, so odd inputs cannot grow it without limit.
+const keyTrigger = new Map<string, boolean>();
+function triggers(key: string): boolean {
+  let t = keyTrigger.get(key);
+  if (t === undefined) {
+    if (keyTrigger.size > 4096) keyTrigger.clear();
+    t = keyStartsAssignment(key);
+    keyTrigger.set(key, t);
+  }
+  return t;
+}
+
+// Shortest string any pattern can match (a URL with a one-character password: `a://:pq@`).
+const MIN_PATTERN_TEXT = 8;
+// Nesting deeper than this (or a cycle) is left to the other paths.
+const MAX_WALK_DEPTH = 10_000;
+
+/**
+ * Fast path for objects and arrays: visits the strings in place instead of serialising the result.
+ * Only strings long enough to hold a secret are gathered (each distinct key once), joined with NUL
+ * and scanned in one pass per layer; the changed strings are then written into copies of their
+ * containers up to the root (copy on write), so an unchanged result comes back as the same object.
+ * A value whose key can start an assignment is scanned as `"key":"value"` in its JSON form, exactly
+ * as in the serialised text, so both paths mask the same things.
+ * Returns null when the result needs the other paths: base64 content (decoded by the walk), an
+ * exact secret shorter than 4 characters, a changed object key, nesting deeper than MAX_WALK_DEPTH.
+ */
+function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
+  const secrets = ctx.exactSecrets ?? [];
+  for (const x of secrets) if (typeof x === 'string' && x.length > 0 && x.length < 4) return null;
+  const variants = secretVariants(secrets, false);
+  const patterns = ctx.mode !== 'off' && !ctx.skipPatterns;
+  let minLen = patterns ? MIN_PATTERN_TEXT : Infinity;
+  for (const v of variants) if (v.length < minLen) minLen = v.length;
+  const kinds = new Set<string>();
+  if (minLen === Infinity) return { value: root, redactions: 0, masks: 0, kinds };
+
+  // Containers (objects and arrays) with their parent and key, for the copy on write.
+  const conts: object[] = [root];
+  const contParent: number[] = [-1];
+  const contKey: Array<string | number> = [0];
+  const contDepth: number[] = [0];
+  // Slots: gathered strings. slotCont -1 marks an object key; slotPair the `"key":` prefix of a value
+  // scanned as a pair (else '').
+  const texts: string[] = [];
+  const slotCont: number[] = [];
+  const slotKey: Array<string | number> = [];
+  const slotPair: string[] = [];
+  let pairs = 0;
+  const keysSeen = new Set<string>();
+  const stack: number[] = [0];
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const v = conts[c]!;
+    const depth = contDepth[c]! + 1;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === 'string') {
+          if (x.length >= minLen) {
+            texts.push(x);
+            slotCont.push(c);
+            slotKey.push(i);
+            slotPair.push('');
+          }
+        } else if (x !== null && typeof x === 'object') {
+          if (depth > MAX_WALK_DEPTH) return null;
+          stack.push(conts.push(x) - 1);
+          contParent.push(c);
+          contKey.push(i);
+          contDepth.push(depth);
+        }
+      }
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    if (o.encoding === 'base64' && typeof o.content === 'string') return null;
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = o[k];
+      if (!keysSeen.has(k)) {
+        keysSeen.add(k);
+        if (k === 'content_base64') return null;
+        if (k.length >= minLen) {
+          texts.push(k);
+          slotCont.push(-1);
+          slotKey.push(k);
+          slotPair.push('');
+        }
+      }
+      if (typeof x === 'string') {
+        const pair = patterns && triggers(k);
+        if (pair || x.length >= minLen) {
+          texts.push(x);
+          slotCont.push(c);
+          slotKey.push(k);
+          slotPair.push(pair ? JSON.stringify(k) + ':' : '');
+          if (pair) pairs++;
+        }
+      } else if (x !== null && typeof x === 'object') {
+        if (depth > MAX_WALK_DEPTH) return null;
+        stack.push(conts.push(x) - 1);
+        contParent.push(c);
+        contKey.push(k);
+        contDepth.push(depth);
+      }
+    }
+  }
+  if (texts.length === 0) return { value: root, redactions: 0, masks: 0, kinds };
+
+  const original = texts.slice();
+  let redactions = 0;
+  let all: Joined | undefined;
+  // Layer 1: exact redaction, always.
+  if (variants.length > 0) {
+    all = join(texts, () => true);
+    redactions = redactExact(texts, all, variants);
+    if (redactions > 0) {
+      for (let i = 0; i < texts.length; i++) if (slotCont[i] === -1 && texts[i] !== original[i]) return null;
+      all = undefined;
+    }
+  }
+
+  // Layer 2: pattern masking, one scan over all slots; pair slots are in their JSON form there.
+  let masks = 0;
+  if (patterns) {
+    let joined: Joined;
+    const escaped: Array<string | undefined> = new Array<string | undefined>(texts.length);
+    if (pairs === 0) {
+      joined = all ?? join(texts, () => true);
+    } else {
+      const parts = new Array<string>(texts.length);
+      const starts = new Array<number>(texts.length);
+      const lengths = new Array<number>(texts.length);
+      let pos = 0;
+      for (let i = 0; i < texts.length; i++) {
+        const pre = slotPair[i]!;
+        if (pre === '') {
+          parts[i] = texts[i]!;
+          starts[i] = pos;
+          lengths[i] = texts[i]!.length;
+        } else {
+          const json = JSON.stringify(texts[i]!);
+          escaped[i] = json.slice(1, -1);
+          parts[i] = pre + json;
+          starts[i] = pos + pre.length + 1;
+          lengths[i] = json.length - 2;
+        }
+        pos += parts[i]!.length + 1;
+      }
+      joined = { joined: parts.join(SEP), starts, lengths };
+    }
+    const matches = scanText(joined.joined);
+    for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths)) {
+      if (slotCont[seg] === -1) return null; // a masked key: the other paths keep colliding keys apart
+      const t = escaped[seg] ?? texts[seg]!;
+      masks += list.length;
+      for (const m of list) kinds.add(m.kind);
+      const out = applySpans(
+        t,
+        list.map((m) => ({ ...m, replacement: formatMask(m.kind, t.slice(m.start, m.end), m.reveal) })),
+      );
+      if (escaped[seg] === undefined) texts[seg] = out;
+      else {
+        try {
+          texts[seg] = JSON.parse(`"${out}"`) as string;
+        } catch {
+          return null;
+        }
+      }
+    }
+  }
+  if (redactions === 0 && masks === 0) return { value: root, redactions, masks, kinds };
+
+  // Copy on write: each changed string goes into a copy of its container, and so on up to the root.
+  const copies = new Map<number, Record<string | number, unknown>>();
+  const copyOf = (c: number): Record<string | number, unknown> => {
+    let copy = copies.get(c);
+    if (copy === undefined) {
+      const v = conts[c]!;
+      copy = (Array.isArray(v) ? v.slice() : { ...v }) as Record<string | number, unknown>;
+      copies.set(c, copy);
+      if (contParent[c]! >= 0) copyOf(contParent[c]!)[contKey[c]!] = copy;
+    }
+    return copy;
+  };
+  for (let i = 0; i < texts.length; i++) {
+    if (texts[i] !== original[i]) copyOf(slotCont[i]!)[slotKey[i]!] = texts[i];
+  }
+  return { value: copies.get(0) ?? root, redactions, masks, kinds };
 }
 
 type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<string>; json?: string };

@@ -390,9 +390,45 @@ describe('fields of parsed results', () => {
 
 describe('json field', () => {
   it('is the serialisation of the returned value when present', () => {
+    const token = giteaToken();
+    // The string walk gives no json; the serialising path (here: a secret in a key) does.
+    const viaText = scrubResult({ [token]: 1, body: `x ${githubToken()}` }, mask([token]));
+    expect(viaText.json).toBe(JSON.stringify(viaText.value));
     for (const v of [{ a: 1 }, [{ body: `x ${githubToken()}` }]]) {
       const r = scrubResult(v, mask());
-      expect(r.json).toBe(JSON.stringify(r.value));
+      if (r.json !== undefined) expect(r.json).toBe(JSON.stringify(r.value));
+    }
+  });
+});
+
+describe('string walk (default path for objects)', () => {
+  it('returns the same object when nothing changed, and copies only the path to a change', () => {
+    const t = githubToken();
+    const clean = { items: [{ body: 'plain text here' }], meta: { a: 'b' } };
+    expect(scrubResult(clean, mask()).value).toBe(clean);
+    const value = { items: [{ body: 'plain text here' }, { body: `leak ${t}` }], meta: { a: 'b' } };
+    const r = scrubResult(value, mask());
+    const out = r.value as typeof value;
+    expect(out).not.toBe(value);
+    expect(out.meta).toBe(value.meta);
+    expect(out.items[0]).toBe(value.items[0]);
+    expect(out.items[1]!.body).toMatch(/^leak \[\[aegis-masked:github-token:/);
+    expect(value.items[1]!.body).toBe(`leak ${t}`); // the input is never modified
+  });
+
+  it('masks a secret-named field the way the serialised text does, escapes included', () => {
+    const t = randomWord(24);
+    const viaText = (v: unknown) => scrubJsonText(JSON.stringify(v), mask());
+    for (const v of [
+      { api_key: t, password2: `x${t}`, secretToken: t },
+      { password: `a"b${t}`, token: `line\n${t}`, auth: t, note: `password=${t}` },
+      [{ Authorization: `Bearer ${t}` }, { db_password_hash: t }],
+    ]) {
+      const walk = scrubResult(v, mask());
+      const text = viaText(v);
+      expect(walk.masks).toBeGreaterThan(0);
+      expect(walk.value).toEqual(text.value);
+      expect(walk.masks).toBe(text.masks);
     }
   });
 });
