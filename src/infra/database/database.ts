@@ -3,7 +3,7 @@
 // "memory://") through pglite-prisma-adapter. Both get the same migrations and the same client.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client';
@@ -60,14 +60,25 @@ async function openPostgres(databaseUrl: string, migrationsDir?: string): Promis
   };
 }
 
+/**
+ * The embedded database holds the audit trail of one sidecar: a small working set. PostgreSQL's
+ * default 128 MB of shared buffers cost about 130 MB of resident memory and half a second of start
+ * (the buffer pool lives in, and is initialised inside, the WebAssembly memory); 16 MB is plenty.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+function pgliteOptions(): PGliteOptions {
+  return { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+}
+
 async function openPglite(dataDir: string, migrationsDir?: string): Promise<Database> {
   let pglite: PGlite;
   if (dataDir === IN_MEMORY_DATA_DIR) {
-    pglite = new PGlite();
+    pglite = new PGlite(pgliteOptions());
   } else {
     const dir = join(resolve(dataDir), 'pglite');
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir);
+    pglite = new PGlite(dir, pgliteOptions());
   }
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
