@@ -2,7 +2,16 @@
 // Needs TOOL_SERVICE and APP_CONFIG from the application; METRICS_REGISTRY and LOGGER are used when
 // provided, with private fallbacks otherwise.
 import { randomBytes } from 'node:crypto';
-import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { Server } from 'node:http';
+import {
+  Inject,
+  Module,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -18,6 +27,7 @@ import { McpEndpoint } from './mcp-endpoint';
 import { McpMetrics } from './mcp-metrics';
 import { McpProtocol } from './mcp-protocol';
 import { MCP_ENDPOINT, MCP_PROTOCOL, MCP_SESSION_REVOCATIONS } from './mcp.tokens';
+import { routeFirst } from './node-http.util';
 import {
   MemorySessionRevocations,
   RedisSessionRevocations,
@@ -130,14 +140,24 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
   ],
   exports: [MCP_ENDPOINT],
 })
-export class McpModule implements OnModuleInit, OnModuleDestroy {
+export class McpModule implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(MCP_PROTOCOL) private readonly protocol: McpProtocol,
     @Inject(MCP_SESSION_REVOCATIONS) private readonly revocations: SessionRevocations,
+    @Inject(MCP_ENDPOINT) private readonly endpoint: McpEndpoint,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.protocol.start();
+  }
+
+  /** /mcp is answered straight from the HTTP server (McpController stays as the routed fallback). */
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost?.httpAdapter?.getHttpServer() as Server | undefined;
+    if (server && typeof server.listeners === 'function') {
+      routeFirst(server, '/mcp', (req, res) => this.endpoint.handle(req, res));
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
