@@ -7,20 +7,49 @@ import { scrubResult, scrubText } from '../../src/core/secrets';
 import { mulberry32 } from './corpus';
 import { ADVERSARIAL, buildIssueList } from './secrets-bench';
 
-export type MicroFigure = { name: string; bytes: number; bestMs: number; medianMs: number; ratio: number };
-
-function samples(fn: () => unknown, runs: number): number[] {
-  for (let i = 0; i < 3; i++) fn(); // warm-up (JIT)
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    out.push(performance.now() - t0);
-  }
-  return out.sort((a, b) => a - b);
-}
+export type MicroFigure = {
+  name: string;
+  bytes: number;
+  /** wall time, fastest and median run */
+  bestMs: number;
+  medianMs: number;
+  /** process CPU time of the median run (time spent descheduled on a busy machine is not in it) */
+  cpuMedianMs: number;
+  /** median over runs of (this run / the JSON.stringify run just before it): load-independent */
+  ratio: number;
+};
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+/** Runs fn interleaved with the baseline, so both see the same load; returns wall, CPU and ratio. */
+function measure(name: string, bytes: number, fn: () => unknown, baseline: () => unknown, runs: number) {
+  for (let i = 0; i < 3; i++) fn(); // warm-up (JIT)
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    baseline();
+    const base = performance.now() - t0;
+    const c0 = process.cpuUsage();
+    t0 = performance.now();
+    fn();
+    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    wall.push(ms);
+    cpu.push((c.user + c.system) / 1000);
+    ratios.push(ms / base);
+  }
+  return {
+    name,
+    bytes,
+    bestMs: r2(Math.min(...wall)),
+    medianMs: r2(median(wall)),
+    cpuMedianMs: r2(median(cpu)),
+    ratio: r2(median(ratios)),
+  };
+}
 
 export function runMicroBench(runs = 31): { stringify1MB: MicroFigure; figures: MicroFigure[] } {
   const ctx = {
@@ -32,13 +61,9 @@ export function runMicroBench(runs = 31): { stringify1MB: MicroFigure; figures: 
   const value10 = buildIssueList(10 << 20, mulberry32(7));
   const text1 = JSON.stringify(buildIssueList(1 << 20, mulberry32(8)));
   const bytes1 = JSON.stringify(value1).length;
-  const base = samples(() => JSON.stringify(value1), runs);
-  const baseMedian = base[runs >> 1]!;
-  const fig = (name: string, bytes: number, fn: () => unknown, n = runs): MicroFigure => {
-    const s = samples(fn, n);
-    const medianMs = s[n >> 1]!;
-    return { name, bytes, bestMs: r2(s[0]!), medianMs: r2(medianMs), ratio: r2(medianMs / baseMedian) };
-  };
+  const baseline = (): unknown => JSON.stringify(value1);
+  const fig = (name: string, bytes: number, fn: () => unknown, n = runs): MicroFigure =>
+    measure(name, bytes, fn, baseline, n);
   const figures = [
     fig('scrubResult 1 MB JSON (mask)', bytes1, () => scrubResult(value1, ctx)),
     fig('scrubResult 1 MB JSON (block)', bytes1, () => scrubResult(value1, { ...ctx, mode: 'block' })),
@@ -52,22 +77,13 @@ export function runMicroBench(runs = 31): { stringify1MB: MicroFigure; figures: 
     const t = make(1 << 20);
     figures.push(fig(`adversarial ${name} 1 MB`, t.length, () => scrubText(t, ctx), 7));
   }
-  return {
-    stringify1MB: {
-      name: 'JSON.stringify 1 MB (baseline)',
-      bytes: bytes1,
-      bestMs: r2(base[0]!),
-      medianMs: r2(baseMedian),
-      ratio: 1,
-    },
-    figures,
-  };
+  return { stringify1MB: fig('JSON.stringify 1 MB (baseline)', bytes1, baseline), figures };
 }
 
 if (require.main === module) {
   const { stringify1MB, figures } = runMicroBench(Number(process.argv[2] ?? 31));
   for (const f of [stringify1MB, ...figures])
     console.log(
-      `${f.name.padEnd(44)} ${String(f.bytes).padStart(9)} B  best ${f.bestMs.toFixed(2).padStart(7)} ms  median ${f.medianMs.toFixed(2).padStart(7)} ms  x${f.ratio.toFixed(2)} stringify`,
+      `${f.name.padEnd(40)} ${String(f.bytes).padStart(9)} B  best ${f.bestMs.toFixed(2).padStart(7)} ms  median ${f.medianMs.toFixed(2).padStart(7)} ms  cpu ${f.cpuMedianMs.toFixed(2).padStart(7)} ms  x${f.ratio.toFixed(2)} stringify`,
     );
 }

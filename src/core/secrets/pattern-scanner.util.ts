@@ -52,11 +52,17 @@ const UPPER_RE = new RegExp(
 );
 // 3. the few prefixes without a separator, each as its own literal regex (fast), with the offset of
 //    the token start from the match (the telegram token starts after the colon);
-const LITERAL_RES: Array<[RegExp, number]> = [
-  [/oy2[a-z0-9]{40}/g, 0],
-  [/:AA[A-Za-z0-9_-]{33}/g, 1],
+//    found with indexOf (much faster than a regex for a literal) and confirmed by a sticky regex.
+const LITERALS: Array<[string, RegExp, number]> = [
+  ['oy2', /oy2[a-z0-9]{40}/y, 0],
+  [':AA', /:AA[A-Za-z0-9_-]{33}/y, 1],
 ];
-const INNER_RE = /Q~|-us[0-9]|\/(?:api\/webhooks|services)\/|\$(?:production|sandbox)\$/g;
+// 4. the inner anchors, each found with indexOf: rare literals are near free that way, while one
+//    alternation led by '-', '/' and '$' costs a regex step at every such character. Both webhook
+//    anchors contain "hooks" ('/api/webhooks/', and '/services/' which the Slack rule only accepts
+//    after 'hooks.slack.com'), so one search finds both.
+const INNER_LITERALS = ['Q~', '-us', '$production$', '$sandbox$'];
+const SLACK_HOST = 'hooks.slack.com';
 
 const isWordCode = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
@@ -87,25 +93,52 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
     const end = tryPrefixRules(text, s, out);
     if (end > SEP_RE.lastIndex) SEP_RE.lastIndex = end;
   }
-  for (const [re, offset] of [[UPPER_RE, 0] as [RegExp, number], ...LITERAL_RES]) {
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const end = tryPrefixRules(text, m.index + offset, out);
-      re.lastIndex = end > m.index ? end : m.index + 1;
+  UPPER_RE.lastIndex = 0;
+  for (let m = UPPER_RE.exec(text); m !== null; m = UPPER_RE.exec(text)) {
+    const end = tryPrefixRules(text, m.index, out);
+    UPPER_RE.lastIndex = end > m.index ? end : m.index + 1;
+  }
+  for (const [literal, re, offset] of LITERALS) {
+    for (let i = text.indexOf(literal); i >= 0;) {
+      re.lastIndex = i;
+      const end = re.test(text) ? tryPrefixRules(text, i + offset, out) : -1;
+      i = text.indexOf(literal, end > i ? end : i + 1);
     }
   }
-  INNER_RE.lastIndex = 0;
-  for (let m = INNER_RE.exec(text); m !== null; m = INNER_RE.exec(text)) {
-    for (const rule of INNER_RULES) {
-      if (!text.startsWith(rule.anchor, m.index)) continue;
-      const span = rule.match(text, m.index);
-      if (span) {
-        out.push({ start: span[0], end: span[1], kind: rule.kind, reveal: rule.reveal, prio: 2 });
-        if (span[1] > INNER_RE.lastIndex) INNER_RE.lastIndex = span[1];
-        break;
-      }
+  for (const anchor of INNER_LITERALS) {
+    for (let i = text.indexOf(anchor); i >= 0;) {
+      const end = tryInnerRule(text, anchor, i, out);
+      i = text.indexOf(anchor, end > i ? end : i + 1);
     }
   }
+  let nextWebhook = -1; // end of the last webhook match: anchors inside it are not tried again
+  for (let i = text.indexOf('hooks'); i >= 0; i = text.indexOf('hooks', i + 1)) {
+    let at = -1;
+    let anchor = '';
+    if (i >= 8 && text.startsWith('/api/webhooks/', i - 8)) [at, anchor] = [i - 8, '/api/webhooks/'];
+    else if (text.startsWith(SLACK_HOST, i) && text.startsWith('/services/', i + SLACK_HOST.length))
+      [at, anchor] = [i + SLACK_HOST.length, '/services/'];
+    if (at < nextWebhook || anchor === '') continue;
+    const end = tryInnerRule(text, anchor, at, out);
+    if (end > nextWebhook) nextWebhook = end;
+  }
+}
+
+function tryInnerRule(
+  text: string,
+  anchor: string,
+  at: number,
+  out: Array<PatternMatch & { prio: number }>,
+): number {
+  for (const rule of INNER_RULES) {
+    if (rule.anchor !== anchor) continue;
+    const span = rule.match(text, at);
+    if (span) {
+      out.push({ start: span[0], end: span[1], kind: rule.kind, reveal: rule.reveal, prio: 2 });
+      return span[1];
+    }
+  }
+  return -1;
 }
 
 const KEYWORD_RE =
@@ -232,14 +265,23 @@ function scanPrivateKeyBlocks(text: string, out: Array<PatternMatch & { prio: nu
 
 // Userinfo: after "://", up to '@' before any path, query, space or quote character (bounded).
 // eslint-disable-next-line no-control-regex -- NUL separates joined strings
-const URL_USERINFO_RE = /:\/\/([^\s/?#@"'<>\\`\u0000]{1,256})@/g;
+const URL_USERINFO_RE = /:\/\/([^\s/?#@"'<>\\`\u0000]{1,256})@/y;
 
 function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: number }>): void {
-  URL_USERINFO_RE.lastIndex = 0;
-  for (let m = URL_USERINFO_RE.exec(text); m !== null; m = URL_USERINFO_RE.exec(text)) {
-    const at = m.index;
+  // indexOf finds each "://" far faster than a regex scan; the sticky regex then reads the userinfo.
+  // The scheme must end in a letter or digit; no '://' can sit inside a userinfo (it has no '/'), so
+  // checking that first skips the regex without changing what is found.
+  for (let pos = text.indexOf('://'); pos >= 0;) {
+    const at = pos;
     const c = at > 0 ? text.charCodeAt(at - 1) : 0;
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57))) continue;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+      pos = text.indexOf('://', at + 1);
+      continue;
+    }
+    URL_USERINFO_RE.lastIndex = at;
+    const m = URL_USERINFO_RE.exec(text);
+    pos = text.indexOf('://', m === null ? at + 1 : URL_USERINFO_RE.lastIndex);
+    if (m === null) continue;
     const userinfo = m[1]!;
     const userStart = at + 3;
     const colonRel = userinfo.indexOf(':');
