@@ -17,8 +17,9 @@ import {
   type BenchRow,
 } from './lib/report.util';
 import { addedLatency, summarize } from './lib/stats.util';
+import { openRawSession, rawToolCall, type RawSession } from './load/jsonrpc-client';
 import { mergeResults, runLoad, type Call, type LoadResult } from './load/load-runner';
-import { BENCH_GITEA_TOKEN, startSidecar, type Sidecar } from './sidecar/sidecar-process';
+import { BENCH_GITEA_TOKEN, BENCH_MCP_TOKEN, startSidecar, type Sidecar } from './sidecar/sidecar-process';
 import { BENCH_OWNER, BENCH_REPO } from './upstream/fake-gitea';
 
 type Options = { quick: boolean; profile: boolean; skipSidecar: boolean; writeMd: boolean };
@@ -99,6 +100,9 @@ function mcpCall(clients: Client[], w: Workload): Call {
 
 type Target = { name: string; call: Call; pid?: number };
 
+/** Marks the targets driven by the official SDK client (info rows, not checked against targets). */
+const SDK_SUFFIX = '(SDK client)';
+
 /** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
 function processCpuMs(pid: number): number | null {
   try {
@@ -117,7 +121,7 @@ const cpuPerCall = new Map<string, { server: number; client: number; calls: numb
 async function interleaved(
   targets: Target[],
   rounds: number,
-  opts: { concurrency: number; maxCalls: number; maxMs: number },
+  opts: { concurrency: number; maxCalls: number; maxMs: number; tag: string },
 ): Promise<Map<string, LoadResult>> {
   const acc = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
   for (const t of targets) await runLoad(t.call, { concurrency: opts.concurrency, maxCalls: 20, maxMs: 500 }); // warm-up
@@ -129,7 +133,7 @@ async function interleaved(
       const c1 = process.cpuUsage(c0);
       const s1 = t.pid ? processCpuMs(t.pid) : null;
       acc.get(t.name)?.push(res);
-      const key = `${t.name}@c${opts.concurrency}`;
+      const key = `${opts.tag}: ${t.name}@c${opts.concurrency}`;
       const cur = cpuPerCall.get(key) ?? { server: 0, client: 0, calls: 0 };
       cur.server += s0 !== null && s1 !== null ? s1 - s0 : Number.NaN;
       cur.client += (c1.user + c1.system) / 1000;
@@ -191,7 +195,7 @@ async function main(): Promise<void> {
     let sidecarMissing: string | null = null;
     if (opts.skipSidecar) sidecarMissing = 'skipped (--no-sidecar)';
     else if (!fs.existsSync(mainJs)) sidecarMissing = 'not available yet (no dist/src/main.js)';
-    const instances: Array<{ label: string; sc: Sidecar; clients: Client[] }> = [];
+    const instances: Array<{ label: string; sc: Sidecar; clients: Client[]; sessions: RawSession[] }> = [];
     const startRows: BenchRow[] = [];
     const instanceDir = (template: string): string => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aegis-bench-data-'));
@@ -230,7 +234,10 @@ async function main(): Promise<void> {
           const cs: Client[] = [];
           for (let i = 0; i < 8; i++) cs.push(await sc.connect(`aegis-bench-${i}`));
           clients.push(...cs);
-          instances.push({ label, sc, clients: cs });
+          const sessions: RawSession[] = [];
+          for (let i = 0; i < 8; i++)
+            sessions.push(await openRawSession(sc.mcpUrl, BENCH_MCP_TOKEN, `aegis-bench-raw-${i}`));
+          instances.push({ label, sc, clients: cs, sessions });
         } catch (err) {
           log(`sidecar (${label}) failed: ${errText(err)}`);
           sidecarMissing = `not available yet (${errText(err)})`;
@@ -246,8 +253,15 @@ async function main(): Promise<void> {
       const targets: Target[] = [
         { name: 'direct', call: httpCall(upstream.url, w.httpPath) },
         { name: 'pass-through', call: httpCall(proxy.url, w.httpPath), pid: proxy.child.pid },
+        // Checked figures: the same plain HTTP client as direct and pass-through (like with like).
         ...instances.map((i) => ({
           name: `sidecar, ${i.label}`,
+          call: rawToolCall(i.sessions, w.tool, w.args),
+          pid: i.sc.pid,
+        })),
+        // Info: the official SDK client, whose own per-call work is part of what it measures.
+        ...instances.map((i) => ({
+          name: `sidecar, ${i.label} ${SDK_SUFFIX}`,
           call: mcpCall(i.clients, w),
           pid: i.sc.pid,
         })),
@@ -257,6 +271,7 @@ async function main(): Promise<void> {
         concurrency: 1,
         maxCalls: c1.calls,
         maxMs: c1.maxMs,
+        tag: w.tool,
       });
       const direct = summarize(lat.get('direct')?.latenciesMs ?? []);
       raw[`${w.tool}.c1`] = Object.fromEntries(
@@ -276,6 +291,9 @@ async function main(): Promise<void> {
         const note = `${name}: p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, p99 ${ms(s.p99)}, errors ${res.errors}`;
         if (name === 'pass-through') {
           rows.push(infoRow(section, 'pass-through added p50 / p95 / p99', add.p50, 'ms', note));
+          rows[rows.length - 1]!.value = `${ms(add.p50)} / ${ms(add.p95)} / ${ms(add.p99)}`;
+        } else if (name.endsWith(SDK_SUFFIX)) {
+          rows.push(infoRow(section, `${name}: added p50 / p95 / p99`, add.p50, 'ms', note));
           rows[rows.length - 1]!.value = `${ms(add.p50)} / ${ms(add.p95)} / ${ms(add.p99)}`;
         } else {
           rows.push(checkedRow(section, `${name}: added p50`, add.p50, 'ms', '<=', 1, note));
@@ -297,6 +315,7 @@ async function main(): Promise<void> {
           concurrency,
           maxCalls: 1_000_000,
           maxMs: cN.maxMs,
+          tag: w.tool,
         });
         raw[`${w.tool}.c${concurrency}`] = Object.fromEntries(
           [...tp.entries()].map(([k, v]) => [
@@ -324,7 +343,7 @@ async function main(): Promise<void> {
           const s = summarize(res.latenciesMs);
           const ratio = (100 * res.throughput) / ref.throughput;
           const note = `${res.throughput.toFixed(0)} req/s, p99 ${ms(s.p99)}, errors ${res.errors}`;
-          if (concurrency === 32)
+          if (concurrency === 32 && !name.endsWith(SDK_SUFFIX))
             rows.push(checkedRow(sec, `${name}: % of pass-through`, ratio, '%', '>=', 50, note));
           else rows.push(infoRow(sec, `${name}: % of pass-through`, ratio, '%', note));
           rows.push(infoRow(sec, `${name}: req/s (p99)`, res.throughput, 'req/s'));
@@ -336,8 +355,12 @@ async function main(): Promise<void> {
         }
         if (concurrency === 32) {
           // CPU per call does not depend on how busy the machine is: the steadiest comparison here.
-          for (const name of ['pass-through', ...instances.map((i) => `sidecar, ${i.label}`)]) {
-            const c = cpuPerCall.get(`${name}@c32`);
+          for (const name of [
+            'pass-through',
+            ...instances.map((i) => `sidecar, ${i.label}`),
+            ...instances.map((i) => `sidecar, ${i.label} ${SDK_SUFFIX}`),
+          ]) {
+            const c = cpuPerCall.get(`${w.tool}: ${name}@c32`);
             if (!c || !c.calls) continue;
             rows.push(
               infoRow(sec, `${name}: server CPU / load-generator CPU per call`, c.server / c.calls, 'ms'),
