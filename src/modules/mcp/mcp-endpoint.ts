@@ -204,21 +204,29 @@ export class McpEndpoint {
       );
     }
     const message = classifyMessage(parsed);
-    if (await this.isModern(req, parsed, body.raw))
-      return this.serveModern(req, res, identity, message, parsed, body.raw);
+    const modern = await this.modernRequest(req, parsed, body.raw);
+    if (modern) return this.serveModern(req, res, identity, message, parsed, modern);
     return this.serveLegacy(req, res, identity, message, parsed);
   }
 
   // The SDK's own classifier decides when the request could be 2026-07-28 traffic, so our routing
   // never disagrees with the modern handler; plain legacy traffic skips building a web Request.
-  private async isModern(req: Req, parsed: unknown, raw: Buffer | null): Promise<boolean> {
+  private async modernRequest(
+    req: Req,
+    parsed: unknown,
+    raw: Buffer | null,
+  ): Promise<{ request: Request; abort: AbortController } | null> {
     const versionHeader = header(req, VERSION_HEADER);
     const meta = (parsed as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
     const claim = meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta;
     if (!claim && (versionHeader === undefined || LEGACY_PROTOCOL_VERSIONS.includes(versionHeader.trim())))
-      return false;
-    const probe = toWebRequest(req, raw ?? JSON.stringify(parsed), new AbortController().signal);
-    return !(await isLegacyRequest(probe, parsed, { maxRequestBodySize: this.options.maxBodyBytes }));
+      return null;
+    // One web Request for both the classification and the exchange: with the parsed body given,
+    // the classifier does not read the request's body.
+    const abort = new AbortController();
+    const request = toWebRequest(req, raw ?? JSON.stringify(parsed), abort.signal);
+    const legacy = await isLegacyRequest(request, parsed, { maxRequestBodySize: this.options.maxBodyBytes });
+    return legacy ? null : { request, abort };
   }
 
   private async serveModern(
@@ -227,11 +235,11 @@ export class McpEndpoint {
     identity: CallIdentity,
     message: InboundMessage,
     parsed: unknown,
-    raw: Buffer | null,
+    modern: { request: Request; abort: AbortController },
   ): Promise<void> {
     const release = await this.admit(res, identity, message);
     if (release === false) return;
-    const abort = new AbortController();
+    const { request, abort } = modern;
     const onClose = (): void => {
       if (!res.writableEnded) abort.abort();
     };
@@ -244,7 +252,6 @@ export class McpEndpoint {
         protocolVersion: header(req, VERSION_HEADER) ?? (MODERN_PROTOCOL_VERSIONS[0] as string),
         deadline: Date.now() + this.options.requestTimeoutMs,
       };
-      const request = toWebRequest(req, raw ?? JSON.stringify(parsed), abort.signal);
       const response = await this.options.protocol.modern.fetch(request, {
         authInfo: toAuthInfo(context),
         parsedBody: parsed,

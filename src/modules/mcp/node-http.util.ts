@@ -95,7 +95,11 @@ export async function sendWebResponse(
     }
     return;
   }
-  res.end(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.from(await response.arrayBuffer());
+  // A known length: head and body leave in one write instead of chunked encoding's several.
+  if (!res.hasHeader('content-length') && !res.hasHeader('transfer-encoding'))
+    res.setHeader('content-length', body.length);
+  res.end(body);
 }
 
 /**
