@@ -171,51 +171,159 @@ export function scanText(text: string): PatternMatch[] {
 
   scanAnchored(text, out);
 
-  KEYWORD_RE.lastIndex = 0;
-  for (let m = KEYWORD_RE.exec(text); m !== null; m = KEYWORD_RE.exec(text)) {
-    const kw = m[0].toLowerCase();
-    const after = m.index + m[0].length;
-    if (kw === 'authorization') {
-      AUTH_RE.lastIndex = after;
-      const a = AUTH_RE.exec(text);
-      if (a && !isPlaceholder(a[1]!) && looksRandom(a[1]!) && (/[0-9]/.test(a[1]!) || a[1]!.length >= 20)) {
-        const end = AUTH_RE.lastIndex;
-        out.push({ start: end - a[1]!.length, end, kind: 'authorization-header', reveal: 0, prio: 1 });
-        KEYWORD_RE.lastIndex = end;
-      }
-      continue;
-    }
-    if (kw === 'bearer') {
-      BEARER_RE.lastIndex = after;
-      const a = BEARER_RE.exec(text);
-      if (a && !isPlaceholder(a[1]!) && looksRandom(a[1]!)) {
-        const end = BEARER_RE.lastIndex;
-        out.push({ start: end - a[1]!.length, end, kind: 'bearer-token', reveal: 0, prio: 1 });
-        KEYWORD_RE.lastIndex = end;
-      }
-      continue;
-    }
-    if (kw.endsWith('sig=')) {
-      SIG_RE.lastIndex = after;
-      const a = SIG_RE.exec(text);
-      if (a && looksRandom(a[1]!))
-        out.push({ start: after, end: SIG_RE.lastIndex, kind: 'sas-signature', reveal: 0, prio: 1 });
-      continue;
-    }
-    ASSIGNMENT_RE.lastIndex = after;
-    const a = ASSIGNMENT_RE.exec(text);
-    if (!a || !KEY_SUFFIX_OK.test(a[1]!)) continue;
-    const quoted = a[3] !== undefined;
-    const value = (quoted ? a[3] : a[4])!;
-    if (!acceptAssignedValue(value, quoted)) continue;
-    const [start, end] = a.indices![quoted ? 3 : 4]!;
-    out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
-    KEYWORD_RE.lastIndex = end;
-  }
+  scanKeywords(text, out);
 
   scanPrivateKeyBlocks(text, out);
   scanUrlCredentials(text, out);
   return mergeMatches(out);
+}
+
+// Every keyword rule but `bearer` needs an assignment operator (':' or '=') right after the key:
+// `password_v2 = ...`, `"Authorization": ...`, `?sig=...`. So the keyword regex, the costliest scan
+// (its first characters are common letters), runs only on short windows that end at such an
+// operator and start at the word before it, and on windows around the word "bearer". Operators are
+// found with indexOf (near free). The windows hold every keyword that could match, in order, and
+// the scan state (where the next keyword may start) carries across them, so the matches are those
+// of a scan over the whole text.
+const BEARER_WORD_RE = /bearer/gi;
+// Between a keyword and its operator: up to 20 word characters, then at most 2 backslashes, a
+// quote and 3 spaces (6 non-word characters). Keywords are at most 15 characters long.
+const MAX_NON_WORD_BEFORE_OP = 6;
+const MAX_WORD_RUN_BEFORE_OP = 64;
+
+// A window costs about as much as scanning this many characters (slice and regex call), and finding
+// an operator and the word before it about this many.
+const WINDOW_COST = 64;
+const OP_COST = 16;
+
+/**
+ * Windows [start, end) of text that can hold a keyword match, sorted and merged, as flat pairs; the
+ * whole text as one window when windows would cost more than scanning it all (JSON text, where every
+ * key is followed by ':', or runs of operators).
+ */
+function keywordWindows(text: string): number[] {
+  const whole = [0, text.length];
+  const budget = text.length * 0.75;
+  let cost = 0;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const addOp = (q: number): boolean => {
+    let j = q;
+    for (let k = 0; k < MAX_NON_WORD_BEFORE_OP && j > 0 && !isWordCode(text.charCodeAt(j - 1)); k++) j--;
+    const runEnd = j;
+    const limit = Math.max(0, j - MAX_WORD_RUN_BEFORE_OP);
+    while (j > limit && isWordCode(text.charCodeAt(j - 1))) j--;
+    cost += OP_COST;
+    if (runEnd - j < 3) return cost < budget; // no keyword fits (the shortest are pwd and sig)
+    const ws = j > 0 ? j - 1 : 0; // one more character: the '?' or '&' of `?sig=`
+    starts.push(ws);
+    ends.push(q + 1);
+    cost += WINDOW_COST + q + 1 - ws;
+    return cost < budget;
+  };
+  // Operators in text order: merge the ':' and '=' positions.
+  let colon = text.indexOf(':');
+  let equals = text.indexOf('=');
+  while (colon >= 0 || equals >= 0) {
+    if (equals < 0 || (colon >= 0 && colon < equals)) {
+      if (!addOp(colon)) return whole;
+      colon = text.indexOf(':', colon + 1);
+    } else {
+      if (!addOp(equals)) return whole;
+      equals = text.indexOf('=', equals + 1);
+    }
+  }
+  let sorted = true;
+  BEARER_WORD_RE.lastIndex = 0;
+  for (let m = BEARER_WORD_RE.exec(text); m !== null; m = BEARER_WORD_RE.exec(text)) {
+    starts.push(m.index);
+    ends.push(m.index + 6);
+    sorted = false;
+    cost += WINDOW_COST + 6;
+    if (cost >= budget) return whole;
+  }
+  let order: number[] | null = null;
+  if (!sorted) {
+    order = starts.map((_, i) => i);
+    order.sort((a, b) => starts[a]! - starts[b]!);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const k = order ? order[i]! : i;
+    const s = starts[k]!;
+    const e = ends[k]!;
+    const n = out.length;
+    if (n > 0 && s <= out[n - 1]!) {
+      if (e > out[n - 1]!) out[n - 1] = e;
+    } else out.push(s, e);
+  }
+  return out;
+}
+
+function scanKeywords(text: string, out: Array<PatternMatch & { prio: number }>): void {
+  const windows = keywordWindows(text);
+  let skipUntil = 0; // where the next keyword may start (after the last match's value)
+  for (let w = 0; w < windows.length; w += 2) {
+    const ws = windows[w]!;
+    const we = windows[w + 1]!;
+    if (we <= skipUntil) continue;
+    const slice = text.slice(ws, we);
+    KEYWORD_RE.lastIndex = Math.max(0, skipUntil - ws);
+    for (let m = KEYWORD_RE.exec(slice); m !== null; m = KEYWORD_RE.exec(slice)) {
+      const end = matchKeyword(text, ws + m.index, m[0], out);
+      if (end > 0) {
+        skipUntil = end;
+        if (end - ws > KEYWORD_RE.lastIndex) KEYWORD_RE.lastIndex = end - ws;
+      }
+    }
+  }
+}
+
+/** Applies the rule of one keyword match; returns the end of what it masked, or -1. */
+function matchKeyword(
+  text: string,
+  at: number,
+  word: string,
+  out: Array<PatternMatch & { prio: number }>,
+): number {
+  const kw = word.toLowerCase();
+  const after = at + word.length;
+  if (kw === 'authorization') {
+    AUTH_RE.lastIndex = after;
+    const a = AUTH_RE.exec(text);
+    if (a && !isPlaceholder(a[1]!) && looksRandom(a[1]!) && (/[0-9]/.test(a[1]!) || a[1]!.length >= 20)) {
+      const end = AUTH_RE.lastIndex;
+      out.push({ start: end - a[1]!.length, end, kind: 'authorization-header', reveal: 0, prio: 1 });
+      return end;
+    }
+    return -1;
+  }
+  if (kw === 'bearer') {
+    BEARER_RE.lastIndex = after;
+    const a = BEARER_RE.exec(text);
+    if (a && !isPlaceholder(a[1]!) && looksRandom(a[1]!)) {
+      const end = BEARER_RE.lastIndex;
+      out.push({ start: end - a[1]!.length, end, kind: 'bearer-token', reveal: 0, prio: 1 });
+      return end;
+    }
+    return -1;
+  }
+  if (kw.endsWith('sig=')) {
+    SIG_RE.lastIndex = after;
+    const a = SIG_RE.exec(text);
+    if (a && looksRandom(a[1]!))
+      out.push({ start: after, end: SIG_RE.lastIndex, kind: 'sas-signature', reveal: 0, prio: 1 });
+    return -1; // the scan goes on after the keyword
+  }
+  ASSIGNMENT_RE.lastIndex = after;
+  const a = ASSIGNMENT_RE.exec(text);
+  if (!a || !KEY_SUFFIX_OK.test(a[1]!)) return -1;
+  const quoted = a[3] !== undefined;
+  const value = (quoted ? a[3] : a[4])!;
+  if (!acceptAssignedValue(value, quoted)) return -1;
+  const [start, end] = a.indices![quoted ? 3 : 4]!;
+  out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
+  return end;
 }
 
 /** Whether a value assigned to a secret-like key is worth masking. */
@@ -271,10 +379,15 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
   // indexOf finds each "://" far faster than a regex scan; the sticky regex then reads the userinfo.
   // The scheme must end in a letter or digit; no '://' can sit inside a userinfo (it has no '/'), so
   // checking that first skips the regex without changing what is found.
+  // The userinfo ends at the first '@' after "://", at most 256 characters on: the position of the
+  // next '@' is cached (it only moves forward), so text without any '@' is never read by the regex.
+  let nextAt = -2;
   for (let pos = text.indexOf('://'); pos >= 0;) {
     const at = pos;
+    if (nextAt !== -1 && nextAt < at + 3) nextAt = text.indexOf('@', at + 3);
+    if (nextAt === -1) return;
     const c = at > 0 ? text.charCodeAt(at - 1) : 0;
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+    if (nextAt - (at + 3) > 256 || !((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
       pos = text.indexOf('://', at + 1);
       continue;
     }

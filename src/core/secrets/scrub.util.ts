@@ -252,7 +252,7 @@ function join(texts: string[], include: (i: number) => boolean): Joined {
  * and rewrites the affected slots. Flat arrays and one pass over the sorted spans keep this linear
  * even with hundreds of thousands of hits (a short secret in a long run of the same characters).
  */
-function redactExact(texts: string[], all: Joined, variants: string[]): number {
+function redactExact(texts: string[], all: Joined, variants: string[], weights?: number[]): number {
   const { joined, starts: segStarts, lengths } = all;
   const starts: number[] = [];
   const ends: number[] = [];
@@ -294,7 +294,7 @@ function redactExact(texts: string[], all: Joined, variants: string[]): number {
     }
     parts.push(texts[seg]!.slice(pos, s - base), REDACTED);
     pos = e - base;
-    count++;
+    count += weights ? weights[seg]! : 1; // a slot can stand for several equal strings
   };
   let cs = -1;
   let ce = -1;
@@ -421,6 +421,8 @@ function triggers(key: string): boolean {
 
 // Shortest string any pattern can match (a URL with a one-character password: `a://:pq@`).
 const MIN_PATTERN_TEXT = 8;
+// Strings up to this length are scanned once however often they occur (hashing them is cheap).
+const MAX_DEDUP_LENGTH = 256;
 // Nesting deeper than this (or a cycle) is left to the other paths.
 const MAX_WALK_DEPTH = 10_000;
 
@@ -455,6 +457,31 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
   const slotCont: number[] = [];
   const slotKey: Array<string | number> = [];
   const slotPair: string[] = [];
+  // Equal short strings (logins, e-mails, avatar and repository URLs, dates, labels repeat in every
+  // item of a list) are scanned once: the slot's weight counts them, `more*` lists the other places.
+  const weights: number[] = [];
+  const seen = new Map<string, number>();
+  const moreSlot: number[] = [];
+  const moreCont: number[] = [];
+  const moreKey: Array<string | number> = [];
+  const addValue = (x: string, c: number, key: string | number): void => {
+    if (x.length <= MAX_DEDUP_LENGTH) {
+      const slot = seen.get(x);
+      if (slot !== undefined) {
+        weights[slot]!++;
+        moreSlot.push(slot);
+        moreCont.push(c);
+        moreKey.push(key);
+        return;
+      }
+      seen.set(x, texts.length);
+    }
+    texts.push(x);
+    slotCont.push(c);
+    slotKey.push(key);
+    slotPair.push('');
+    weights.push(1);
+  };
   let pairs = 0;
   const keysSeen = new Set<string>();
   const stack: number[] = [0];
@@ -466,12 +493,7 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
         if (typeof x === 'string') {
-          if (x.length >= minLen) {
-            texts.push(x);
-            slotCont.push(c);
-            slotKey.push(i);
-            slotPair.push('');
-          }
+          if (x.length >= minLen) addValue(x, c, i);
         } else if (x !== null && typeof x === 'object') {
           if (depth > MAX_WALK_DEPTH) return null;
           stack.push(conts.push(x) - 1);
@@ -496,17 +518,18 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
           slotCont.push(-1);
           slotKey.push(k);
           slotPair.push('');
+          weights.push(1);
         }
       }
       if (typeof x === 'string') {
-        const pair = patterns && triggers(k);
-        if (pair || x.length >= minLen) {
+        if (patterns && triggers(k)) {
           texts.push(x);
           slotCont.push(c);
           slotKey.push(k);
-          slotPair.push(pair ? JSON.stringify(k) + ':' : '');
-          if (pair) pairs++;
-        }
+          slotPair.push(JSON.stringify(k) + ':');
+          weights.push(1);
+          pairs++;
+        } else if (x.length >= minLen) addValue(x, c, k);
       } else if (x !== null && typeof x === 'object') {
         if (depth > MAX_WALK_DEPTH) return null;
         stack.push(conts.push(x) - 1);
@@ -524,7 +547,7 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
   // Layer 1: exact redaction, always.
   if (variants.length > 0) {
     all = join(texts, () => true);
-    redactions = redactExact(texts, all, variants);
+    redactions = redactExact(texts, all, variants, weights);
     if (redactions > 0) {
       for (let i = 0; i < texts.length; i++) if (slotCont[i] === -1 && texts[i] !== original[i]) return null;
       all = undefined;
@@ -564,7 +587,7 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths)) {
       if (slotCont[seg] === -1) return null; // a masked key: the other paths keep colliding keys apart
       const t = escaped[seg] ?? texts[seg]!;
-      masks += list.length;
+      masks += list.length * weights[seg]!;
       for (const m of list) kinds.add(m.kind);
       const out = applySpans(
         t,
@@ -596,6 +619,10 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
   };
   for (let i = 0; i < texts.length; i++) {
     if (texts[i] !== original[i]) copyOf(slotCont[i]!)[slotKey[i]!] = texts[i];
+  }
+  for (let j = 0; j < moreSlot.length; j++) {
+    const i = moreSlot[j]!;
+    if (texts[i] !== original[i]) copyOf(moreCont[j]!)[moreKey[j]!] = texts[i];
   }
   return { value: copies.get(0) ?? root, redactions, masks, kinds };
 }

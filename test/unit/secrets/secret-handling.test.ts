@@ -416,6 +416,20 @@ describe('string walk (default path for objects)', () => {
     expect(value.items[1]!.body).toBe(`leak ${t}`); // the input is never modified
   });
 
+  it('counts and replaces every copy of a repeated string', () => {
+    const t = githubToken();
+    const token = giteaToken();
+    const note = `see ${t}`;
+    const value = [{ a: note, b: `x ${token}` }, { a: note, b: `x ${token}` }, [note, `x ${token}`]];
+    const r = scrubResult(value, mask([token]));
+    expect(r.masks).toBe(3);
+    expect(r.redactions).toBe(3);
+    const out = JSON.stringify(r.value);
+    expect(out).not.toContain(t);
+    expect(out).not.toContain(token);
+    expect(out.split('aegis-masked:github-token').length).toBe(4);
+  });
+
   it('masks a secret-named field the way the serialised text does, escapes included', () => {
     const t = randomWord(24);
     const viaText = (v: unknown) => scrubJsonText(JSON.stringify(v), mask());
