@@ -334,7 +334,6 @@ function scrubSlots(
   ctx: ScrubContext,
   jsonText: boolean,
   prejoined?: Joined,
-  rawVariants: string[] = [],
 ): { redactions: number; masks: number; kinds: Set<string> } {
   let redactions = 0;
   let masks = 0;
@@ -342,9 +341,7 @@ function scrubSlots(
 
   // Layer 1: exact redaction, always.
   // In serialised JSON a secret appears in its escaped form only.
-  const variants = [...new Set([...secretVariants(ctx.exactSecrets ?? [], jsonText), ...rawVariants])].sort(
-    (a, b) => b.length - a.length,
-  );
+  const variants = secretVariants(ctx.exactSecrets ?? [], jsonText);
   let all = prejoined;
   if (variants.length > 0 && texts.length > 0) {
     all ??= join(texts, () => true);
@@ -542,11 +539,34 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
   if (texts.length === 0) return { value: root, redactions: 0, masks: 0, kinds };
 
   const original = texts.slice();
+  // One buffer for both layers: every string between quotes, as in JSON text (so a quote opened in a
+  // string is closed by the string's end, exactly as the serialised text reads), NUL between them;
+  // a pair slot is preceded by its `"key":` and is in its JSON-escaped form.
+  const escaped: Array<string | undefined> = new Array<string | undefined>(texts.length);
+  const buffer = (): Joined => {
+    const parts = new Array<string>(texts.length);
+    const starts = new Array<number>(texts.length);
+    const lengths = new Array<number>(texts.length);
+    let pos = 0;
+    for (let i = 0; i < texts.length; i++) {
+      const pre = slotPair[i]!;
+      let t = texts[i]!;
+      if (pre !== '') {
+        t = JSON.stringify(t).slice(1, -1);
+        escaped[i] = t;
+      }
+      parts[i] = pre + '"' + t + '"';
+      starts[i] = pos + pre.length + 1;
+      lengths[i] = t.length;
+      pos += parts[i]!.length + 1;
+    }
+    return { joined: parts.join(SEP), starts, lengths };
+  };
   let redactions = 0;
   let all: Joined | undefined;
-  // Layer 1: exact redaction, always.
+  // Layer 1: exact redaction, always (on the raw strings: pair slots are escaped only for layer 2).
   if (variants.length > 0) {
-    all = join(texts, () => true);
+    all = pairs === 0 ? buffer() : join(texts, () => true);
     redactions = redactExact(texts, all, variants, weights);
     if (redactions > 0) {
       for (let i = 0; i < texts.length; i++) if (slotCont[i] === -1 && texts[i] !== original[i]) return null;
@@ -554,35 +574,10 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     }
   }
 
-  // Layer 2: pattern masking, one scan over all slots; pair slots are in their JSON form there.
+  // Layer 2: pattern masking, one scan over all slots.
   let masks = 0;
   if (patterns) {
-    let joined: Joined;
-    const escaped: Array<string | undefined> = new Array<string | undefined>(texts.length);
-    if (pairs === 0) {
-      joined = all ?? join(texts, () => true);
-    } else {
-      const parts = new Array<string>(texts.length);
-      const starts = new Array<number>(texts.length);
-      const lengths = new Array<number>(texts.length);
-      let pos = 0;
-      for (let i = 0; i < texts.length; i++) {
-        const pre = slotPair[i]!;
-        if (pre === '') {
-          parts[i] = texts[i]!;
-          starts[i] = pos;
-          lengths[i] = texts[i]!.length;
-        } else {
-          const json = JSON.stringify(texts[i]!);
-          escaped[i] = json.slice(1, -1);
-          parts[i] = pre + json;
-          starts[i] = pos + pre.length + 1;
-          lengths[i] = json.length - 2;
-        }
-        pos += parts[i]!.length + 1;
-      }
-      joined = { joined: parts.join(SEP), starts, lengths };
-    }
+    const joined = pairs === 0 && all !== undefined ? all : buffer();
     const matches = scanText(joined.joined);
     for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths)) {
       if (slotCont[seg] === -1) return null; // a masked key: the other paths keep colliding keys apart
@@ -750,37 +745,25 @@ function walkScrub(value: unknown, ctx: ScrubContext): Scrubbed {
   return { value: changed ? c.rebuild(root, texts) : value, redactions, masks, kinds };
 }
 
-/** JSON-escaped forms Go's encoder may also use (it escapes <, > and & by default). */
-function goEscaped(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const go = json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return go === json ? [] : [go];
+/**
+ * Entry for a JSON body that has not been parsed yet (Gitea's response text): parses it and scrubs
+ * the value, so the result is exactly scrubResult(JSON.parse(json), ctx) (escaped forms of a secret
+ * in the text, such as Go's \u003c, are plain characters once parsed). Throws what JSON.parse throws.
+ */
+export function scrubJsonText(json: string, ctx: ScrubContext): ScrubResult {
+  const r = scrubResult(JSON.parse(json), ctx);
+  delete r.json;
+  return r;
 }
 
 /**
- * Optional faster entry for a JSON body that has not been parsed yet (Gitea's response text): scans
- * the text as it is and parses it once, instead of parse + serialise + scan + parse. Same result as
- * scrubResult(JSON.parse(json), ctx); throws what JSON.parse throws on invalid JSON.
+ * The serialising path (serialise, scan the JSON text, parse back what changed) that scrubResult
+ * used for every object before the string walk, and still uses when the walk declines. For tests
+ * that compare the two.
  */
-export function scrubJsonText(json: string, ctx: ScrubContext): ScrubResult {
-  const secrets = (ctx.exactSecrets ?? []).filter((x) => typeof x === 'string');
-  // Anything mentioning base64 (contents, blobs, wiki pages, in any formatting) and short secrets
-  // take the parsed path.
-  if (json.includes('base64') || secrets.some((x) => x.length > 0 && x.length < 4)) {
-    return scrubResult(JSON.parse(json), ctx);
-  }
-  const texts = [json];
-  const r = scrubSlots(texts, [0], ctx, true, undefined, secrets.flatMap(goEscaped));
-  try {
-    return {
-      value: JSON.parse(texts[0]!),
-      redactions: r.redactions,
-      masks: r.masks,
-      blocked: blockedOf(ctx, r.kinds),
-    };
-  } catch {
-    return scrubResult(JSON.parse(json), ctx);
-  }
+export function scrubSerialised(value: object, ctx: ScrubContext): ScrubResult {
+  const r = scrubChunked(value, ctx);
+  return { value: r.value, redactions: r.redactions, masks: r.masks, blocked: blockedOf(ctx, r.kinds) };
 }
 
 export function scrubText(text: string, ctx: ScrubContext): ScrubResult<string> {

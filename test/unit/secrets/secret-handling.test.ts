@@ -10,6 +10,7 @@ import {
   scrubResult,
   scrubText,
 } from '../../../src/core/secrets';
+import { scrubSerialised } from '../../../src/core/secrets/scrub.util';
 import { awsKeyId, b64, giteaToken, githubToken, privateKeyPem, randomWord, unb64 } from './helpers';
 
 const mask = (exactSecrets: string[] = []) => ({ exactSecrets, mode: 'mask' as const, skipPatterns: false });
@@ -432,7 +433,7 @@ describe('string walk (default path for objects)', () => {
 
   it('masks a secret-named field the way the serialised text does, escapes included', () => {
     const t = randomWord(24);
-    const viaText = (v: unknown) => scrubJsonText(JSON.stringify(v), mask());
+    const viaText = (v: object) => scrubSerialised(v, mask());
     for (const v of [
       { api_key: t, password2: `x${t}`, secretToken: t },
       { password: `a"b${t}`, token: `line\n${t}`, auth: t, note: `password=${t}` },

@@ -1,0 +1,108 @@
+// The fast paths must find exactly what the straightforward ones find: the keyword windows against
+// a keyword scan of the whole text, and the string walk of objects against their serialised text.
+import { mulberry32, pick } from '../../../bench/secrets/corpus';
+import { scrubResult } from '../../../src/core/secrets';
+import { scrubSerialised } from '../../../src/core/secrets/scrub.util';
+import { scanText, scanTextWithoutWindows } from '../../../src/core/secrets/pattern-scanner.util';
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ctx = { exactSecrets: [] as string[], mode: 'mask' as const, skipPatterns: false };
+
+// Pieces that provoke every keyword rule and the edges of the windows: keywords in all cases, key
+// suffixes, quotes, escapes, spaces, operators (also := and =>), long word runs, bearer, ?sig=.
+const KEYWORDS = [
+  'password',
+  'PASSWD',
+  'pwd',
+  'private_key',
+  'Secret',
+  'secretoken',
+  'token',
+  'api-key',
+  'ApiKey',
+  'access_key',
+  'accountkey',
+  'auth',
+  'Authorization',
+  'authorization_header',
+  'Bearer',
+  'bearer',
+  'sharedaccesskey',
+  '?sig',
+  '&sig',
+];
+const JOINERS = ['=', ':', ' = ', ': ', ':=', '=>', '"="', '\\":\\"', "='", ' :  ', '_v2=', 'Value=', '_x='];
+
+// Without quotes, backslashes and control characters, a string reads the same raw and JSON-escaped.
+const jsonSafe = (f: string): boolean => JSON.stringify(f).length === f.length + 2;
+
+function fragment(rng: () => number, safe = false): string {
+  if (safe) {
+    for (;;) {
+      const f = fragment(rng);
+      if (jsonSafe(f)) return f;
+    }
+  }
+  const r = rng();
+  if (r < 0.3) return KEYWORDS[Math.floor(rng() * KEYWORDS.length)]!;
+  if (r < 0.55) return JOINERS[Math.floor(rng() * JOINERS.length)]!;
+  if (r < 0.75) return pick(rng, ALNUM, 1 + Math.floor(rng() * 30));
+  if (r < 0.8) return pick(rng, 'abcdefghij_-', 70); // a word run longer than the window look-back
+  if (r < 0.9) return [' ', '\n', '"', "'", ',', '\\n', ' ', '\t'][Math.floor(rng() * 8)]!;
+  return ['Bearer ', 'token ', 'basic '][Math.floor(rng() * 3)]! + pick(rng, ALNUM, 24);
+}
+
+describe('keyword windows', () => {
+  it('find the same matches as a keyword scan over the whole text', () => {
+    const rng = mulberry32(2024);
+    let withMatches = 0;
+    for (let n = 0; n < 3000; n++) {
+      let text = '';
+      const parts = 1 + Math.floor(rng() * 25);
+      for (let i = 0; i < parts; i++) text += fragment(rng);
+      const fast = scanText(text);
+      expect(fast).toEqual(scanTextWithoutWindows(text));
+      if (fast.length > 0) withMatches++;
+    }
+    expect(withMatches).toBeGreaterThan(500); // the generator does reach the rules
+  });
+});
+
+describe('string walk of objects', () => {
+  // Escapes are where the two differ on purpose: the walk reads strings as they are (a newline is a
+  // newline, a mask counts the real length), the serialised text reads \n and \" escapes.
+  it('masks what the scan of the serialised JSON masks (strings without escapes)', () => {
+    const rng = mulberry32(77);
+    let masked = 0;
+    const keys = [
+      'body',
+      'title',
+      'password',
+      'api_key',
+      'secretToken',
+      'Authorization',
+      'auth',
+      'note',
+      'url',
+    ];
+    for (let n = 0; n < 400; n++) {
+      const items: unknown[] = [];
+      for (let i = 0; i < 4; i++) {
+        const o: Record<string, unknown> = { id: i };
+        for (let k = 0; k < 3; k++) {
+          let v = '';
+          const parts = 1 + Math.floor(rng() * 8);
+          for (let p = 0; p < parts; p++) v += fragment(rng, true);
+          o[keys[Math.floor(rng() * keys.length)]!] = v;
+        }
+        items.push(o);
+      }
+      const walk = scrubResult(items, ctx);
+      const text = scrubSerialised(items, ctx);
+      expect(walk.value).toEqual(text.value);
+      expect(walk.masks).toBe(text.masks);
+      if (walk.masks > 0) masked++;
+    }
+    expect(masked).toBeGreaterThan(100);
+  });
+});
