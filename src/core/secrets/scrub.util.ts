@@ -420,6 +420,10 @@ function triggers(key: string): boolean {
 const MIN_PATTERN_TEXT = 8;
 // Strings up to this length are scanned once however often they occur (hashing them is cheap).
 const MAX_DEDUP_LENGTH = 256;
+// Slots scanned together (characters); see scrubStrings.
+const BATCH_CHARS = 1 << 20;
+// Key lists remembered per call (see shapeOf).
+const MAX_SHAPES = 16;
 // Nesting deeper than this (or a cycle) is left to the other paths.
 const MAX_WALK_DEPTH = 10_000;
 
@@ -479,8 +483,35 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     slotPair.push('');
     weights.push(1);
   };
-  let pairs = 0;
+  // Items of a list share their keys: an object whose key list equals a recent one (same strings,
+  // same order) reuses what was worked out for it, instead of looking up every key again.
   const keysSeen = new Set<string>();
+  const shapes: Array<{ keys: string[]; pair: boolean[] }> = [];
+  const shapeOf = (keys: string[]): boolean[] | null => {
+    next: for (const shape of shapes) {
+      if (shape.keys.length !== keys.length) continue;
+      for (let i = 0; i < keys.length; i++) if (shape.keys[i] !== keys[i]) continue next;
+      return shape.pair;
+    }
+    const pair = new Array<boolean>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (!keysSeen.has(k)) {
+        keysSeen.add(k);
+        if (k === 'content_base64') return null;
+        if (k.length >= minLen) {
+          texts.push(k);
+          slotCont.push(-1);
+          slotKey.push(k);
+          slotPair.push('');
+          weights.push(1);
+        }
+      }
+      pair[i] = patterns && triggers(k);
+    }
+    if (shapes.length < MAX_SHAPES) shapes.push({ keys, pair });
+    return pair;
+  };
   const stack: number[] = [0];
   while (stack.length > 0) {
     const c = stack.pop()!;
@@ -504,28 +535,18 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     const o = v as Record<string, unknown>;
     if (o.encoding === 'base64' && typeof o.content === 'string') return null;
     const keys = Object.keys(o);
+    const pair = shapeOf(keys);
+    if (pair === null) return null;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const x = o[k];
-      if (!keysSeen.has(k)) {
-        keysSeen.add(k);
-        if (k === 'content_base64') return null;
-        if (k.length >= minLen) {
-          texts.push(k);
-          slotCont.push(-1);
-          slotKey.push(k);
-          slotPair.push('');
-          weights.push(1);
-        }
-      }
       if (typeof x === 'string') {
-        if (patterns && triggers(k)) {
+        if (pair[i]) {
           texts.push(x);
           slotCont.push(c);
           slotKey.push(k);
           slotPair.push(JSON.stringify(k) + ':');
           weights.push(1);
-          pairs++;
         } else if (x.length >= minLen) addValue(x, c, k);
       } else if (x !== null && typeof x === 'object') {
         if (depth > MAX_WALK_DEPTH) return null;
@@ -539,64 +560,19 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
   if (texts.length === 0) return { value: root, redactions: 0, masks: 0, kinds };
 
   const original = texts.slice();
-  // One buffer for both layers: every string between quotes, as in JSON text (so a quote opened in a
-  // string is closed by the string's end, exactly as the serialised text reads), NUL between them;
-  // a pair slot is preceded by its `"key":` and is in its JSON-escaped form.
-  const escaped: Array<string | undefined> = new Array<string | undefined>(texts.length);
-  const buffer = (): Joined => {
-    const parts = new Array<string>(texts.length);
-    const starts = new Array<number>(texts.length);
-    const lengths = new Array<number>(texts.length);
-    let pos = 0;
-    for (let i = 0; i < texts.length; i++) {
-      const pre = slotPair[i]!;
-      let t = texts[i]!;
-      if (pre !== '') {
-        t = JSON.stringify(t).slice(1, -1);
-        escaped[i] = t;
-      }
-      parts[i] = pre + '"' + t + '"';
-      starts[i] = pos + pre.length + 1;
-      lengths[i] = t.length;
-      pos += parts[i]!.length + 1;
-    }
-    return { joined: parts.join(SEP), starts, lengths };
-  };
   let redactions = 0;
-  let all: Joined | undefined;
-  // Layer 1: exact redaction, always (on the raw strings: pair slots are escaped only for layer 2).
-  if (variants.length > 0) {
-    all = pairs === 0 ? buffer() : join(texts, () => true);
-    redactions = redactExact(texts, all, variants, weights);
-    if (redactions > 0) {
-      for (let i = 0; i < texts.length; i++) if (slotCont[i] === -1 && texts[i] !== original[i]) return null;
-      all = undefined;
-    }
-  }
-
-  // Layer 2: pattern masking, one scan over all slots.
   let masks = 0;
-  if (patterns) {
-    const joined = pairs === 0 && all !== undefined ? all : buffer();
-    const matches = scanText(joined.joined);
-    for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths)) {
-      if (slotCont[seg] === -1) return null; // a masked key: the other paths keep colliding keys apart
-      const t = escaped[seg] ?? texts[seg]!;
-      masks += list.length * weights[seg]!;
-      for (const m of list) kinds.add(m.kind);
-      const out = applySpans(
-        t,
-        list.map((m) => ({ ...m, replacement: formatMask(m.kind, t.slice(m.start, m.end), m.reveal) })),
-      );
-      if (escaped[seg] === undefined) texts[seg] = out;
-      else {
-        try {
-          texts[seg] = JSON.parse(`"${out}"`) as string;
-        } catch {
-          return null;
-        }
-      }
-    }
+  // Large results are scanned in batches of about BATCH_CHARS: the buffers stay cache and GC
+  // friendly, and the cost per megabyte stays that of a 1 MB result.
+  for (let b0 = 0; b0 < texts.length;) {
+    let b1 = b0;
+    for (let size = 0; b1 < texts.length && (b1 === b0 || size < BATCH_CHARS); b1++)
+      size += texts[b1]!.length + 3;
+    const r = scrubBatch(texts, b0, b1, slotPair, slotCont, weights, variants, patterns, kinds);
+    if (r === null) return null;
+    redactions += r.redactions;
+    masks += r.masks;
+    b0 = b1;
   }
   if (redactions === 0 && masks === 0) return { value: root, redactions, masks, kinds };
 
@@ -620,6 +596,99 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     if (texts[i] !== original[i]) copyOf(moreCont[j]!)[moreKey[j]!] = texts[i];
   }
   return { value: copies.get(0) ?? root, redactions, masks, kinds };
+}
+
+/**
+ * Both layers over the slots [b0, b1) of the string walk, in place; null when the walk must give up
+ * (a changed key, an edited escaped string that no longer parses).
+ */
+function scrubBatch(
+  all: string[],
+  b0: number,
+  b1: number,
+  slotPair: string[],
+  slotCont: number[],
+  allWeights: number[],
+  variants: string[],
+  patterns: boolean,
+  kinds: Set<string>,
+): { redactions: number; masks: number } | null {
+  const texts = all.slice(b0, b1);
+  const original = texts.slice();
+  const weights = allWeights.slice(b0, b1);
+  const n = texts.length;
+  let pairs = 0;
+  for (let i = b0; i < b1; i++) if (slotPair[i] !== '') pairs++;
+  // One buffer for both layers: every string between quotes, as in JSON text (so a quote opened in a
+  // string is closed by the string's end, exactly as the serialised text reads), NUL between them;
+  // a pair slot is preceded by its `"key":` and is in its JSON-escaped form.
+  const escaped: Array<string | undefined> = new Array<string | undefined>(n);
+  const buffer = (): Joined => {
+    const starts = new Array<number>(n);
+    const lengths = new Array<number>(n);
+    if (pairs === 0) {
+      // '"' + join('"\0"') + '"' is one native join instead of a concatenation per string.
+      let pos = 1;
+      for (let i = 0; i < n; i++) {
+        starts[i] = pos;
+        lengths[i] = texts[i]!.length;
+        pos += lengths[i]! + 3;
+      }
+      return { joined: `"${texts.join('"\u0000"')}"`, starts, lengths };
+    }
+    const parts = new Array<string>(n);
+    let pos = 0;
+    for (let i = 0; i < n; i++) {
+      const pre = slotPair[b0 + i]!;
+      let t = texts[i]!;
+      if (pre !== '') {
+        t = JSON.stringify(t).slice(1, -1);
+        escaped[i] = t;
+      }
+      parts[i] = pre + '"' + t + '"';
+      starts[i] = pos + pre.length + 1;
+      lengths[i] = t.length;
+      pos += parts[i]!.length + 1;
+    }
+    return { joined: parts.join(SEP), starts, lengths };
+  };
+  let redactions = 0;
+  let joined: Joined | undefined;
+  // Layer 1: exact redaction, always (on the raw strings: pair slots are escaped only for layer 2).
+  if (variants.length > 0) {
+    joined = pairs === 0 ? buffer() : join(texts, () => true);
+    redactions = redactExact(texts, joined, variants, weights);
+    if (redactions > 0) {
+      for (let i = 0; i < n; i++) if (slotCont[b0 + i] === -1 && texts[i] !== original[i]) return null;
+      joined = undefined;
+    }
+  }
+  // Layer 2: pattern masking, one scan over the batch.
+  let masks = 0;
+  if (patterns) {
+    if (pairs > 0 || joined === undefined) joined = buffer();
+    const matches = scanText(joined.joined);
+    for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths)) {
+      if (slotCont[b0 + seg] === -1) return null; // a masked key: the other paths keep colliding keys apart
+      const t = escaped[seg] ?? texts[seg]!;
+      masks += list.length * weights[seg]!;
+      for (const m of list) kinds.add(m.kind);
+      const out = applySpans(
+        t,
+        list.map((m) => ({ ...m, replacement: formatMask(m.kind, t.slice(m.start, m.end), m.reveal) })),
+      );
+      if (escaped[seg] === undefined) texts[seg] = out;
+      else {
+        try {
+          texts[seg] = JSON.parse(`"${out}"`) as string;
+        } catch {
+          return null;
+        }
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) all[b0 + i] = texts[i]!;
+  return { redactions, masks };
 }
 
 type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<string>; json?: string };
