@@ -17,6 +17,10 @@ export type BullJobQueueOptions = {
   /** Key prefix in Redis (default "aegis"); tests use a unique one. */
   prefix?: string;
   onError?: (error: Error) => void;
+  /** Worker lock lifetime (BullMQ default 30 s); a job whose worker died is retried after it lapses. */
+  lockDurationMs?: number;
+  /** How often workers look for such stalled jobs (BullMQ default 30 s). */
+  stalledIntervalMs?: number;
 };
 
 export class BullJobQueue implements JobQueue {
@@ -60,6 +64,8 @@ export class BullJobQueue implements JobQueue {
       connection: this.connection,
       prefix: this.prefix,
       concurrency: Math.max(1, options.concurrency ?? 1),
+      ...(this.options.lockDurationMs ? { lockDuration: this.options.lockDurationMs } : {}),
+      ...(this.options.stalledIntervalMs ? { stalledInterval: this.options.stalledIntervalMs } : {}),
     });
     worker.on('failed', (job, error) => {
       // "failed" fires on every failed try; report only the last one, as the in-process queue does.

@@ -33,6 +33,10 @@ export function buildPipeline(prisma: AuditDb, redisUrl: string | null, batchSiz
         redisUrl,
         prefix: `aegis-audit-test-${process.pid}-${Date.now()}`,
         onError: () => undefined,
+        // A job that was running when Redis was killed is recovered by BullMQ's stalled-job
+        // check; a short clock (instead of 30 s + 30 s) keeps the Redis-kill test at seconds.
+        lockDurationMs: 5_000,
+        stalledIntervalMs: 1_000,
       })
     : new InProcessJobQueue();
   const queue = new JobQueueAuditQueue(jobs, { attempts: 40, delayMs: 25 });
