@@ -179,7 +179,7 @@ async function main(): Promise<void> {
       writeReport(opts, started, machine, rows, raw, true);
       process.exit(2);
     },
-    opts.quick ? 180_000 : 900_000,
+    opts.quick ? 240_000 : 1_200_000,
   );
   hardStop.unref();
 
