@@ -53,9 +53,11 @@ const UPPER_RE = new RegExp(
 // 3. the few prefixes without a separator, each as its own literal regex (fast), with the offset of
 //    the token start from the match (the telegram token starts after the colon);
 //    found with indexOf (much faster than a regex for a literal) and confirmed by a sticky regex.
-const LITERALS: Array<[string, RegExp, number]> = [
-  ['oy2', /oy2[a-z0-9]{40}/y, 0],
-  [':AA', /:AA[A-Za-z0-9_-]{33}/y, 1],
+//    Each entry: the needle searched (its rarest part: 'y2' is found far faster than 'oy2'), where
+//    the needle sits in the pattern, the confirming regex, and the token start within the pattern.
+const LITERALS: Array<[string, number, RegExp, number]> = [
+  ['y2', 1, /oy2[a-z0-9]{40}/y, 0],
+  [':AA', 0, /:AA[A-Za-z0-9_-]{33}/y, 1],
 ];
 // 4. the inner anchors, each found with indexOf: rare literals are near free that way, while one
 //    alternation led by '-', '/' and '$' costs a regex step at every such character. Both webhook
@@ -98,11 +100,15 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
     const end = tryPrefixRules(text, m.index, out);
     UPPER_RE.lastIndex = end > m.index ? end : m.index + 1;
   }
-  for (const [literal, re, offset] of LITERALS) {
-    for (let i = text.indexOf(literal); i >= 0;) {
-      re.lastIndex = i;
-      const end = re.test(text) ? tryPrefixRules(text, i + offset, out) : -1;
-      i = text.indexOf(literal, end > i ? end : i + 1);
+  for (const [needle, needleAt, re, offset] of LITERALS) {
+    for (let i = text.indexOf(needle); i >= 0;) {
+      const at = i - needleAt;
+      let end = -1;
+      if (at >= 0) {
+        re.lastIndex = at;
+        if (re.test(text)) end = tryPrefixRules(text, at + offset, out);
+      }
+      i = text.indexOf(needle, end > i ? end : i + 1);
     }
   }
   for (const anchor of INNER_LITERALS) {
@@ -205,6 +211,25 @@ const MAX_WORD_RUN_BEFORE_OP = 64;
 const WINDOW_COST = 64;
 const OP_COST = 16;
 
+const SAMPLE = 2048;
+/**
+ * Estimates from four samples whether operators are so frequent (JSON text: a ':' after every key)
+ * that windows would cost more than the whole scan, so building them is not even tried.
+ */
+function denseOperators(text: string): boolean {
+  if (text.length < 8 * SAMPLE) return false;
+  let ops = 0;
+  for (let k = 0; k < 4; k++) {
+    const from = Math.floor(((text.length - SAMPLE) * k) / 3);
+    for (let i = from; i < from + SAMPLE; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 58 || c === 61) ops++;
+    }
+  }
+  // Each operator costs OP_COST, and most open a window.
+  return ops * (OP_COST + WINDOW_COST) > 4 * SAMPLE * 0.75;
+}
+
 /**
  * Windows [start, end) of text that can hold a keyword match, sorted and merged, as flat pairs; the
  * whole text as one window when windows would cost more than scanning it all (JSON text, where every
@@ -212,6 +237,7 @@ const OP_COST = 16;
  */
 function keywordWindows(text: string): number[] {
   const whole = [0, text.length];
+  if (denseOperators(text)) return whole;
   const budget = text.length * 0.75;
   let cost = 0;
   const starts: number[] = [];
@@ -288,6 +314,22 @@ function scanKeywords(text: string, out: Array<PatternMatch & { prio: number }>,
   }
 }
 
+/**
+ * A cheap necessary condition of ASSIGNMENT_RE at `from`: at most 20 word characters, then ':' or '='
+ * within the next 6 characters (2 backslashes, a quote, 3 spaces).
+ */
+function operatorFollows(text: string, from: number): boolean {
+  let i = from;
+  const wordEnd = Math.min(text.length, from + 21);
+  while (i < wordEnd && isWordCode(text.charCodeAt(i))) i++;
+  const end = Math.min(text.length, i + MAX_NON_WORD_BEFORE_OP + 1);
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58 || c === 61) return true;
+  }
+  return false;
+}
+
 /** Applies the rule of one keyword match; returns the end of what it masked, or -1. */
 function matchKeyword(
   text: string,
@@ -324,6 +366,7 @@ function matchKeyword(
       out.push({ start: after, end: SIG_RE.lastIndex, kind: 'sas-signature', reveal: 0, prio: 1 });
     return -1; // the scan goes on after the keyword
   }
+  if (!operatorFollows(text, after)) return -1; // prose: "the token expired"
   ASSIGNMENT_RE.lastIndex = after;
   const a = ASSIGNMENT_RE.exec(text);
   if (!a || !KEY_SUFFIX_OK.test(a[1]!)) return -1;
