@@ -2,54 +2,12 @@
 // N runs, and the same figures for a native JSON.stringify of the same 1 MB result in the same run,
 // so the ratio (scrub time / stringify time) can be compared across runs whatever the load.
 // Run: npx tsc -p bench/secrets/tsconfig.micro.json && node /tmp/secrets-micro/bench/secrets/micro-bench.js
-import { performance } from 'node:perf_hooks';
 import { scrubResult, scrubText } from '../../src/core/secrets';
 import { mulberry32 } from './corpus';
+import { measure, Measured } from './measure';
 import { ADVERSARIAL, buildIssueList } from './secrets-bench';
 
-export type MicroFigure = {
-  name: string;
-  bytes: number;
-  /** wall time, fastest and median run */
-  bestMs: number;
-  medianMs: number;
-  /** process CPU time of the median run (time spent descheduled on a busy machine is not in it) */
-  cpuMedianMs: number;
-  /** median over runs of (this run / the JSON.stringify run just before it): load-independent */
-  ratio: number;
-};
-
-const r2 = (x: number): number => Math.round(x * 100) / 100;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
-/** Runs fn interleaved with the baseline, so both see the same load; returns wall, CPU and ratio. */
-function measure(name: string, bytes: number, fn: () => unknown, baseline: () => unknown, runs: number) {
-  for (let i = 0; i < 3; i++) fn(); // warm-up (JIT)
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  const ratios: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    let t0 = performance.now();
-    baseline();
-    const base = performance.now() - t0;
-    const c0 = process.cpuUsage();
-    t0 = performance.now();
-    fn();
-    const ms = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    wall.push(ms);
-    cpu.push((c.user + c.system) / 1000);
-    ratios.push(ms / base);
-  }
-  return {
-    name,
-    bytes,
-    bestMs: r2(Math.min(...wall)),
-    medianMs: r2(median(wall)),
-    cpuMedianMs: r2(median(cpu)),
-    ratio: r2(median(ratios)),
-  };
-}
+export type MicroFigure = Measured & { name: string; bytes: number };
 
 export function runMicroBench(runs = 31): { stringify1MB: MicroFigure; figures: MicroFigure[] } {
   const ctx = {
@@ -57,12 +15,16 @@ export function runMicroBench(runs = 31): { stringify1MB: MicroFigure; figures: 
     mode: 'mask' as const,
     skipPatterns: false,
   };
-  const value1 = buildIssueList(1 << 20, mulberry32(7));
+  // As the executor gets them: parsed from JSON text.
+  const value1 = JSON.parse(JSON.stringify(buildIssueList(1 << 20, mulberry32(7)))) as unknown[];
   const text1 = JSON.stringify(buildIssueList(1 << 20, mulberry32(8)));
   const bytes1 = JSON.stringify(value1).length;
   const baseline = (): unknown => JSON.stringify(value1);
-  const fig = (name: string, bytes: number, fn: () => unknown, n = runs): MicroFigure =>
-    measure(name, bytes, fn, baseline, n);
+  const fig = (name: string, bytes: number, fn: () => unknown, n = runs): MicroFigure => ({
+    name,
+    bytes,
+    ...measure(fn, baseline, n),
+  });
   const figures = [
     fig('scrubResult 1 MB JSON (mask)', bytes1, () => scrubResult(value1, ctx)),
     fig('scrubResult 1 MB JSON (block)', bytes1, () => scrubResult(value1, { ...ctx, mode: 'block' })),
@@ -71,7 +33,7 @@ export function runMicroBench(runs = 31): { stringify1MB: MicroFigure; figures: 
     ),
     fig('scrubText 1 MB text', text1.length, () => scrubText(text1, ctx)),
   ];
-  const value10 = buildIssueList(10 << 20, mulberry32(7));
+  const value10 = JSON.parse(JSON.stringify(buildIssueList(10 << 20, mulberry32(7)))) as unknown[];
   const bytes10 = JSON.stringify(value10).length;
   figures.push(
     fig('JSON.stringify 10 MB', bytes10, () => JSON.stringify(value10), 7),

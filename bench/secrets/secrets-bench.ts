@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { scrubJsonText, scrubResult, scrubText } from '../../src/core/secrets';
 import { buildCorpus, CorpusItem, mulberry32, pick, Rng } from './corpus';
+import { measure, Measured } from './measure';
 
 export type CorpusScore = {
   positives: number;
@@ -16,7 +17,20 @@ export type CorpusScore = {
   perNegativeFormat: Record<string, { total: number; flagged: number }>;
 };
 
-export type ThroughputFigure = { bytes: number; medianMs: number; mbPerSecond: number; masks: number };
+export type ThroughputFigure = {
+  bytes: number;
+  medianMs: number;
+  mbPerSecond: number;
+  masks: number;
+  /** fastest run */
+  bestMs: number;
+  /** process CPU time of the median run */
+  cpuMedianMs: number;
+  /** JSON.stringify of the same data, median, measured interleaved in the same run */
+  stringifyMedianMs: number;
+  /** median of per-run (scrub / JSON.stringify): the load-independent figure on a shared machine */
+  ratioToStringify: number;
+};
 export type AdversarialFigure = {
   name: string;
   msSmall: number;
@@ -162,11 +176,6 @@ export function buildIssueList(bytes: number, rng: Rng): unknown[] {
   return issues;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
 function timings(fn: () => void, runs: number): number[] {
   fn(); // warm-up
   const times: number[] = [];
@@ -178,36 +187,50 @@ function timings(fn: () => void, runs: number): number[] {
   return times;
 }
 
-const timeIt = (fn: () => void, runs: number): number => median(timings(fn, runs));
 // Scaling ratios use the fastest run: on a shared machine the minimum is the least disturbed figure.
 const fastest = (fn: () => void, runs: number): number => Math.min(...timings(fn, runs));
 
+function figure(bytes: number, masks: () => number, m: Measured): ThroughputFigure {
+  return {
+    bytes,
+    medianMs: m.medianMs,
+    mbPerSecond: round(bytes / 1048576 / (m.medianMs / 1000)),
+    masks: masks(),
+    bestMs: m.bestMs,
+    cpuMedianMs: m.cpuMedianMs,
+    stringifyMedianMs: m.baselineMedianMs,
+    ratioToStringify: m.ratio,
+  };
+}
+
 function throughputJson(bytes: number, runs: number): ThroughputFigure {
-  const value = buildIssueList(bytes, mulberry32(7));
+  // As the executor gets a result: parsed from Gitea's JSON text.
+  const value = JSON.parse(JSON.stringify(buildIssueList(bytes, mulberry32(7)))) as unknown[];
   const actual = JSON.stringify(value).length;
   let masks = 0;
-  const ms = timeIt(() => {
-    masks = scrubResult(value, {
-      exactSecrets: ['0123456789abcdef0123456789abcdef01234567'],
-      mode: 'mask',
-      skipPatterns: false,
-    }).masks;
-  }, runs);
-  return { bytes: actual, medianMs: round(ms), mbPerSecond: round(actual / 1048576 / (ms / 1000)), masks };
+  const ctx = {
+    exactSecrets: ['0123456789abcdef0123456789abcdef01234567'],
+    mode: 'mask' as const,
+    skipPatterns: false,
+  };
+  const m = measure(
+    () => (masks = scrubResult(value, ctx).masks),
+    () => JSON.stringify(value),
+    runs,
+  );
+  return figure(actual, () => masks, m);
 }
 
 function throughputText(bytes: number, runs: number, asJson = false): ThroughputFigure {
-  const text = JSON.stringify(buildIssueList(bytes, mulberry32(8)));
+  const value = buildIssueList(bytes, mulberry32(8));
+  const text = JSON.stringify(value);
   let masks = 0;
-  const ms = timeIt(() => {
-    masks = (asJson ? scrubJsonText(text, MASK_CTX) : scrubText(text, MASK_CTX)).masks;
-  }, runs);
-  return {
-    bytes: text.length,
-    medianMs: round(ms),
-    mbPerSecond: round(text.length / 1048576 / (ms / 1000)),
-    masks,
-  };
+  const m = measure(
+    () => (masks = (asJson ? scrubJsonText(text, MASK_CTX) : scrubText(text, MASK_CTX)).masks),
+    () => JSON.stringify(value),
+    runs,
+  );
+  return figure(text.length, () => masks, m);
 }
 
 const round = (x: number): number => Math.round(x * 100) / 100;
