@@ -200,7 +200,8 @@ function scan(text: string, windows: boolean): PatternMatch[] {
 // found with indexOf (near free). The windows hold every keyword that could match, in order, and
 // the scan state (where the next keyword may start) carries across them, so the matches are those
 // of a scan over the whole text.
-const BEARER_WORD_RE = /bearer/gi;
+// Same as /bearer/gi (non-unicode case folding is ASCII only here), and faster in V8.
+const BEARER_WORD_RE = /[Bb][Ee][Aa][Rr][Ee][Rr]/g;
 // Between a keyword and its operator: up to 20 word characters, then at most 2 backslashes, a
 // quote and 3 spaces (6 non-word characters). Keywords are at most 15 characters long.
 const MAX_NON_WORD_BEFORE_OP = 6;

@@ -634,7 +634,12 @@ function scrubBatch(
         lengths[i] = texts[i]!.length;
         pos += lengths[i]! + 3;
       }
-      return { joined: `"${texts.join('"\u0000"')}"`, starts, lengths };
+      // The outer quotes go into the first and last parts: a '"' + ... + '"' around the joined text
+      // would be a rope that V8 copies flat again on the first search.
+      const parts = texts.slice();
+      parts[0] = `"${parts[0]!}`;
+      parts[n - 1] = `${parts[n - 1]!}"`;
+      return { joined: parts.join('"\u0000"'), starts, lengths };
     }
     const parts = new Array<string>(n);
     let pos = 0;
