@@ -1,8 +1,12 @@
 // The two layers of ADR 0005's secret handling, applied to a whole result at once.
-// All strings of the result (values and keys; base64 file contents decoded to text) are gathered
-// into slots, joined with NUL into one buffer and scanned in a single pass per layer: that keeps
-// the per-string overhead out of large results. The walk uses an explicit stack, so no depth of
-// nesting can exhaust the call stack.
+// The strings of the result are gathered into slots, joined into one buffer and scanned in a single
+// pass per layer: that keeps the per-string overhead out of large results. Three paths, in order:
+// 1. scrubStrings (objects and arrays): visits the strings in place, scans only those long enough
+//    to hold a secret (repeated ones and keys once), writes changes by copy on write;
+// 2. scrubChunked: serialises (per element when needed), scans the JSON text, parses back what
+//    changed; used when the string walk declines (a changed key, nesting beyond 10 000 levels);
+// 3. walkScrub: a full walk with base64 contents decoded to text and very short exact secrets.
+// Every walk uses an explicit stack, so no depth of nesting can exhaust the call stack.
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
 import { acceptAssignedValue, keyStartsAssignment, scanText } from './pattern-scanner.util';
@@ -705,7 +709,7 @@ const blockedOf = (ctx: ScrubContext, kinds: Set<string>): ScrubResult['blocked'
 const needsWalk = (json: string): boolean =>
   /base64/.test(json) && (json.includes('"content_base64":') || json.includes('"encoding":"base64"'));
 
-// Fast path for large results: each top-level element (array item, or object entry) is serialised
+// Serialising path: each top-level element (array item, or object entry) is serialised
 // natively and all of them are scanned together as JSON text; only the elements that changed are
 // parsed back. Keys and values are both strings in that text, and no pattern crosses a string's
 // closing quote. An element holding base64 content (decoded by the walk), one that cannot be
