@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --profile] [-- --no-sidecar]`: builds what is stale, then runs
-// dist/bench/run-bench.js (table on stdout, JSON in bench/results/latest.json).
+// `npm run bench [-- --quick] [-- --profile] [-- --no-sidecar] [-- --no-build]`: builds what is
+// stale, then runs dist/bench/run-bench.js (table on stdout, JSON in bench/results/latest.json) and
+// prints the wall time. The "production" configuration (PostgreSQL + Redis) is measured when
+// BENCH_DATABASE_URL + BENCH_REDIS_URL, or TEST_DATABASE_URL + TEST_REDIS_URL, are set.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const t0 = Date.now();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -17,7 +21,8 @@ function newestMtime(dir) {
     if (entry.name === 'results' || entry.name === 'node_modules') continue;
     const p = join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else if (entry.name.endsWith('.ts') || entry.name.endsWith('.json')) newest = Math.max(newest, statSync(p).mtimeMs);
+    else if (entry.name.endsWith('.ts') || entry.name.endsWith('.json'))
+      newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
 }
@@ -34,7 +39,8 @@ const benchStale = mtime(runner) < newestMtime(join(root, 'bench'));
 if (srcStale && !args.includes('--no-build')) {
   process.stderr.write('[bench] building the service (nest build)...\n');
   const r = spawnSync(bin('nest'), ['build'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.stderr.write('[bench] nest build failed: the sidecar figures use whatever dist/ holds\n');
+  if (r.status !== 0)
+    process.stderr.write('[bench] nest build failed: the sidecar figures use whatever dist/ holds\n');
 }
 if (benchStale || !existsSync(runner)) {
   process.stderr.write('[bench] compiling bench/ ...\n');
@@ -45,5 +51,16 @@ if (!existsSync(runner)) {
   process.stderr.write('[bench] dist/bench/run-bench.js is missing after the build\n');
   process.exit(1);
 }
-const run = spawnSync(process.execPath, [runner, ...args], { cwd: root, stdio: 'inherit' });
+const buildMs = Date.now() - t0;
+const run = spawnSync(process.execPath, [runner, ...args], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, BENCH_T0: String(t0), BENCH_BUILD_MS: String(buildMs) },
+});
+const wall = (Date.now() - t0) / 1000;
+process.stderr.write(
+  `[bench] wall time ${wall.toFixed(1)} s${buildMs > 500 ? ` (build ${(buildMs / 1000).toFixed(1)} s)` : ''}, load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}\n`,
+);
 process.exit(run.status ?? 1);

@@ -13,7 +13,15 @@ export type BenchRow = {
   /** The raw number, for the JSON file. */
   raw?: number | null;
   note?: string;
+  /**
+   * The sidecar configuration a figure belongs to (a ConfigColumn key), '*' for a reference shared
+   * by every configuration; unset for figures that do not depend on one (secrets, in process).
+   */
+  config?: string;
 };
+
+/** A column pair (value, result) of the side-by-side table. */
+export type ConfigColumn = { key: string; title: string };
 
 /** A figure checked against "value <= limit" or "value >= limit". */
 export function checkedRow(
@@ -94,4 +102,56 @@ export function renderMarkdown(rows: readonly BenchRow[]): string {
     out.push(`| ${cells.join(' | ')} |`);
   }
   return out.join('\n');
+}
+
+/** The figure tagged with a configuration (a copy). */
+export function forConfig(row: BenchRow, config: string): BenchRow {
+  return { ...row, config };
+}
+
+/**
+ * The configuration-tagged rows as one line per (section, figure), with a value and a result per
+ * configuration side by side; '-' where a configuration has no such figure. Shared references
+ * (config '*') show their value under every configuration.
+ */
+export function sideBySideCells(
+  rows: readonly BenchRow[],
+  configs: readonly ConfigColumn[],
+): { headers: string[]; cells: string[][] } {
+  const groups = new Map<
+    string,
+    { section: string; figure: string; target: string; by: Map<string, BenchRow> }
+  >();
+  for (const r of rows) {
+    if (!r.config) continue;
+    const key = `${r.section}\u0000${r.figure}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { section: r.section, figure: r.figure, target: r.target, by: new Map() };
+      groups.set(key, g);
+    }
+    if (!g.target) g.target = r.target;
+    g.by.set(r.config, r);
+  }
+  const result = (r: BenchRow): string => (r.verdict === 'info' ? '' : r.verdict);
+  const headers = ['Section', 'Figure', 'Target', ...configs.flatMap((c) => [c.title, 'Result'])];
+  const cells = [...groups.values()].map((g) => [
+    g.section,
+    g.figure,
+    g.target,
+    ...configs.flatMap((c) => {
+      const r = g.by.get(c.key) ?? g.by.get('*');
+      return r ? [r.value, result(r)] : ['-', ''];
+    }),
+  ]);
+  return { headers, cells };
+}
+
+export function markdownTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const esc = (s: string): string => s.replace(/\|/g, '\\|');
+  return [
+    `| ${headers.map(esc).join(' | ')} |`,
+    `|${headers.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${headers.map((_, i) => esc(r[i] ?? '')).join(' | ')} |`),
+  ].join('\n');
 }

@@ -1,5 +1,6 @@
 // Runs the production build of the sidecar as a child process for the benchmark: service-token
-// identity, embedded PGlite in a temporary DATA_DIR, in-process queue, bound to 127.0.0.1.
+// identity, bound to 127.0.0.1; embedded PGlite in a DATA_DIR and the in-process queue by default,
+// or PostgreSQL + Redis (the Helm deployment's storage) when databaseUrl and redisUrl are given.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -22,6 +23,10 @@ export type SidecarOptions = {
   readyTimeoutMs?: number;
   /** An existing DATA_DIR (kept on stop); by default a fresh temporary one (removed on stop). */
   dataDir?: string;
+  /** PostgreSQL instead of embedded PGlite (DATABASE_URL). */
+  databaseUrl?: string;
+  /** BullMQ on Redis instead of the in-process queue (REDIS_URL). */
+  redisUrl?: string;
 };
 
 export type Sidecar = {
@@ -97,6 +102,8 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     SECRET_DETECTION_MODE: opts.detectionMode,
     SPEC_SOURCE: 'bundled',
     DATA_DIR: dataDir,
+    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+    ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
     LOG_LEVEL: 'info',
     // The load itself must not trip the per-identity limits (they are measured elsewhere).
     RATE_LIMIT_PER_MINUTE: '0',
