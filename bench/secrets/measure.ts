@@ -19,8 +19,9 @@ const r2 = (x: number): number => Math.round(x * 100) / 100;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export function measure(fn: () => unknown, baseline: () => unknown, runs: number): Measured {
-  for (let i = 0; i < 3; i++) {
-    fn(); // warm-up (JIT)
+  // Warm-up: JIT, and the garbage left by building the input collected before timing starts.
+  for (let i = 0; i < 6; i++) {
+    fn();
     baseline();
   }
   const wall: number[] = [];

@@ -572,7 +572,7 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     let b1 = b0;
     for (let size = 0; b1 < texts.length && (b1 === b0 || size < BATCH_CHARS); b1++)
       size += texts[b1]!.length + 3;
-    const r = scrubBatch(texts, b0, b1, slotPair, slotCont, weights, variants, patterns, kinds);
+    const r = scrubBatch(texts, original, b0, b1, slotPair, slotCont, weights, variants, patterns, kinds);
     if (r === null) return null;
     redactions += r.redactions;
     masks += r.masks;
@@ -608,6 +608,7 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
  */
 function scrubBatch(
   all: string[],
+  original: string[],
   b0: number,
   b1: number,
   slotPair: string[],
@@ -617,9 +618,10 @@ function scrubBatch(
   patterns: boolean,
   kinds: Set<string>,
 ): { redactions: number; masks: number } | null {
-  const texts = all.slice(b0, b1);
-  const original = texts.slice();
-  const weights = allWeights.slice(b0, b1);
+  // A single batch (any result up to about 1 MB) works on the arrays themselves: no copies.
+  const whole = b0 === 0 && b1 === all.length;
+  const texts = whole ? all : all.slice(b0, b1);
+  const weights = whole ? allWeights : allWeights.slice(b0, b1);
   const n = texts.length;
   let pairs = 0;
   for (let i = b0; i < b1; i++) if (slotPair[i] !== '') pairs++;
@@ -668,7 +670,7 @@ function scrubBatch(
     joined = pairs === 0 ? buffer() : join(texts, () => true);
     redactions = redactExact(texts, joined, variants, weights);
     if (redactions > 0) {
-      for (let i = 0; i < n; i++) if (slotCont[b0 + i] === -1 && texts[i] !== original[i]) return null;
+      for (let i = 0; i < n; i++) if (slotCont[b0 + i] === -1 && texts[i] !== original[b0 + i]) return null;
       joined = undefined;
     }
   }
@@ -696,7 +698,7 @@ function scrubBatch(
       }
     }
   }
-  for (let i = 0; i < n; i++) all[b0 + i] = texts[i]!;
+  if (!whole) for (let i = 0; i < n; i++) all[b0 + i] = texts[i]!;
   return { redactions, masks };
 }
 

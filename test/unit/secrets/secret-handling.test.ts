@@ -417,6 +417,16 @@ describe('string walk (default path for objects)', () => {
     expect(value.items[1]!.body).toBe(`leak ${t}`); // the input is never modified
   });
 
+  it('scans results larger than one batch (about 1M characters) completely', () => {
+    const tokens = Array.from({ length: 40 }, () => githubToken());
+    const filler = 'lorem ipsum dolor sit amet '.repeat(3000); // 81 000 characters
+    const value = tokens.map((t, i) => ({ id: i, body: `${filler}${t}`, title: `t ${t}` }));
+    const r = scrubResult(value, mask());
+    expect(r.masks).toBe(80);
+    const out = JSON.stringify(r.value);
+    for (const t of tokens) expect(out).not.toContain(t);
+  });
+
   it('counts and replaces every copy of a repeated string', () => {
     const t = githubToken();
     const token = giteaToken();
