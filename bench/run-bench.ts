@@ -789,6 +789,19 @@ async function main(): Promise<void> {
   writeReport(opts, run, machine, rows, raw, null);
 }
 
+/** CPU (user + system) of this process and of its children that have exited, in ms (Linux). */
+function runCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const children = ((Number(f[13]) + Number(f[14])) * 1000) / 100; // cutime + cstime, USER_HZ = 100
+    const own = process.cpuUsage();
+    return children + (own.user + own.system) / 1000;
+  } catch {
+    return null;
+  }
+}
+
 const FIRST_START = 'start to ready, first start (empty store: init + migrations)';
 
 function writeReport(
@@ -801,9 +814,15 @@ function writeReport(
 ): void {
   machine.loadAvgEnd = loadAvg();
   const wallMs = Date.now() - run.t0;
+  const cpuMs = runCpuMs();
   const kind = `${opts.quick ? 'quick' : 'full'} run${incomplete ? `, INCOMPLETE: ${incomplete}` : ''}`;
   const header = [
     `AegisGitea-MCP benchmark (${kind}), ${run.started.toISOString()}, wall time ${(wallMs / 1000).toFixed(1)} s${run.buildMs ? ` (of which build ${(run.buildMs / 1000).toFixed(1)} s)` : ''}`,
+    ...(cpuMs !== null
+      ? [
+          `CPU time of the run ${(cpuMs / 1000).toFixed(1)} s (this runner, the sidecars and helper servers; PostgreSQL and Redis not counted)`,
+        ]
+      : []),
     `machine: ${machine.nproc} CPU x ${machine.cpu}, ${machine.memGiB} GiB, ${machine.platform}, node ${machine.node}`,
     `load average (1 / 5 / 15 min): ${machine.loadAvg.join(' / ')} at start, ${machine.loadAvgEnd.join(' / ')} at end${Math.max(machine.loadAvg[0] ?? 0, machine.loadAvgEnd[0] ?? 0) > machine.nproc ? ` (above ${machine.nproc}: other work shared the CPUs, figures are noisier)` : ''}`,
     `embedded = ${run.configs.embedded}`,
@@ -826,6 +845,7 @@ function writeReport(
     incomplete,
     wallMs,
     buildMs: run.buildMs,
+    cpuMs,
     machine,
     configs: run.configs,
     phases,
