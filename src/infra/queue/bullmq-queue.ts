@@ -1,6 +1,12 @@
 // JobQueue on BullMQ/Redis: durable, shared by every replica (each replica runs workers).
+//
+// Connection loss is handled here, not left to BullMQ alone (see BullMQ issues #2466, #2964,
+// #3185, #4656): each worker owns its connections, a watchdog recreates a worker that stopped
+// taking jobs (main loop ended, or jobs waiting while none is active and nothing runs here),
+// and close() is bounded: running jobs get a grace period, then the workers are closed by
+// force and every connection is dropped, so neither shutdown nor the process can hang on Redis.
 import { Queue, Worker, type Job as BullJob } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
 import {
   assertJobId,
   FAILED_JOBS_KEPT,
@@ -12,30 +18,111 @@ import {
   type QueueCounts,
 } from './job-queue';
 
+// Plain (non-RESP3) client options.
+type RedisOptions = Omit<IoRedisOptions, 'replyMapping'>;
+
 export type BullJobQueueOptions = {
   redisUrl: string;
   /** Key prefix in Redis (default "aegis"); tests use a unique one. */
   prefix?: string;
   onError?: (error: Error) => void;
+  /** Called when the watchdog replaced a worker that stopped taking jobs. */
+  onWorkerRestart?: (queue: string, reason: string) => void;
   /** Worker lock lifetime (BullMQ default 30 s); a job whose worker died is retried after it lapses. */
   lockDurationMs?: number;
   /** How often workers look for such stalled jobs (BullMQ default 30 s). */
   stalledIntervalMs?: number;
+  /** close(): how long running jobs may still finish before the workers are closed by force (10 s). */
+  closeTimeoutMs?: number;
+  /** How often the watchdog looks at each worker (2 s); 0 turns it off. */
+  watchdogIntervalMs?: number;
+  /** Jobs waiting, none active and none running here for this long: the worker is replaced (10 s). */
+  stuckAfterMs?: number;
+  /** Longest wait between two reconnect attempts (2 s). */
+  maxReconnectDelayMs?: number;
 };
+
+/** A worker and the connections it owns (its own main connection and BullMQ's copies of it). */
+type Slot = { worker: Worker; clients: Redis[]; pending: Set<string> };
+
+type Consumer = {
+  queue: string;
+  slot: Slot;
+  spawn: () => Slot;
+  /** Handler calls in flight in this process, including those of replaced workers. */
+  running: Set<Promise<void>>;
+  stuckSince: number | null;
+  restarting: Promise<void> | null;
+  checking: boolean;
+};
+
+const FORCE_STEP_MS = 1_000; // each forced shutdown step (pause, close(true), quit) gets this long
+const ERROR_REPEAT_MS = 10_000; // the same error message is reported at most this often
+
+/** ioredis client that hands every copy made by duplicate() (BullMQ's blocking connection) to its owner. */
+class TrackedRedis extends Redis {
+  constructor(
+    url: string,
+    options: RedisOptions,
+    private readonly track: (client: Redis) => void,
+  ) {
+    super(url, options);
+    track(this);
+  }
+
+  override duplicate(override?: Partial<RedisOptions>): Redis {
+    const copy = super.duplicate(override);
+    this.track(copy);
+    return copy;
+  }
+}
+
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
+async function until(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(1, deadline - Date.now()))));
+  }
+  return true;
+}
+
+const ignore = (): void => undefined;
 
 export class BullJobQueue implements JobQueue {
   readonly kind = 'bullmq' as const;
-  private readonly connection: Redis;
+  private readonly producer: Redis;
   private readonly prefix: string;
   private readonly queues = new Map<string, Queue>();
-  private readonly workers: Worker[] = [];
-  private closed = false;
+  private readonly consumers: Consumer[] = [];
+  private readonly lastReported = new Map<string, number>();
+  private watchdog: NodeJS.Timeout | null = null;
+  private closing: Promise<void> | null = null;
+  private restarts = 0;
 
   constructor(private readonly options: BullJobQueueOptions) {
     this.prefix = options.prefix ?? 'aegis';
-    // BullMQ needs maxRetriesPerRequest: null for its blocking worker connections.
-    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    this.connection.on('error', (error: Error) => this.options.onError?.(error));
+    // Producer side (add, counts, schedulers, ping): fail fast while Redis is away instead of
+    // parking commands until it returns; callers (the audit pipeline) have a fallback.
+    this.producer = new Redis(options.redisUrl, {
+      ...this.connectionOptions(),
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+    });
+    this.producer.on('error', (error: Error) => this.report(error));
+  }
+
+  /** Workers the watchdog replaced so far (tests, diagnostics). */
+  get workerRestarts(): number {
+    return this.restarts;
   }
 
   async add<T>(queue: string, data: T, options: AddOptions = {}): Promise<string> {
@@ -54,31 +141,42 @@ export class BullJobQueue implements JobQueue {
 
   async process<T>(queue: string, handler: JobHandler<T>, options: ProcessOptions<T> = {}): Promise<void> {
     this.assertOpen();
+    const running = new Set<Promise<void>>();
     const toJob = (job: BullJob): Job<T> => ({
       id: job.id!,
       queue,
       data: job.data as T,
       attempt: job.attemptsMade + 1,
     });
-    const worker = new Worker(queue, async (job: BullJob) => handler(toJob(job)), {
-      connection: this.connection,
-      prefix: this.prefix,
-      concurrency: Math.max(1, options.concurrency ?? 1),
-      ...(this.options.lockDurationMs ? { lockDuration: this.options.lockDurationMs } : {}),
-      ...(this.options.stalledIntervalMs ? { stalledInterval: this.options.stalledIntervalMs } : {}),
-    });
-    worker.on('failed', (job, error) => {
+    const run = (job: BullJob): Promise<void> => {
+      // Always async, so a handler that throws synchronously is handled the same way.
+      const call = Promise.resolve().then(() => handler(toJob(job)));
+      running.add(call);
+      void call.catch(ignore).finally(() => running.delete(call));
+      return call;
+    };
+    const onFailed = (job: BullJob, error: Error) => {
       // "failed" fires on every failed try; report only the last one, as the in-process queue does.
-      if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+      if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
       try {
         options.onFailed?.({ ...toJob(job), attempt: job.attemptsMade }, error);
       } catch {
         // A failing failure callback must not stop the worker.
       }
-    });
-    worker.on('error', (error) => this.options.onError?.(error));
-    this.workers.push(worker);
-    await worker.waitUntilReady();
+    };
+    const spawn = (): Slot => this.spawnWorker(queue, Math.max(1, options.concurrency ?? 1), run, onFailed);
+    const consumer: Consumer = {
+      queue,
+      slot: spawn(),
+      spawn,
+      running,
+      stuckSince: null,
+      restarting: null,
+      checking: false,
+    };
+    this.consumers.push(consumer);
+    this.startWatchdog();
+    await consumer.slot.worker.waitUntilReady();
   }
 
   async repeat<T>(queue: string, schedulerId: string, everyMs: number, data: T): Promise<void> {
@@ -107,8 +205,8 @@ export class BullJobQueue implements JobQueue {
   }
 
   async ping(): Promise<void> {
-    if (this.connection.status === 'wait') await this.connection.connect();
-    await this.connection.ping();
+    if (this.producer.status === 'wait') await this.producer.connect();
+    await this.producer.ping();
   }
 
   /** Removes every job and scheduler of a queue (tests). */
@@ -116,24 +214,174 @@ export class BullJobQueue implements JobQueue {
     await this.queue(queue).obliterate({ force: true });
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all(this.workers.map((worker) => worker.close()));
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
-    if (this.connection.status !== 'end' && this.connection.status !== 'wait') await this.connection.quit();
-    else this.connection.disconnect();
+  /**
+   * Stops taking jobs, lets running ones finish for up to closeTimeoutMs, then closes the
+   * workers by force and drops every connection. Resolves within closeTimeoutMs + ~3 s even
+   * when Redis is gone; nothing of the queue keeps the process alive afterwards.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
+    const deadline = Date.now() + (this.options.closeTimeoutMs ?? 10_000);
+    await Promise.all(
+      this.consumers.map(async (consumer) => {
+        if (consumer.restarting) await consumer.restarting; // bounded: it force-closes
+        await this.stopSlot(consumer.slot, deadline, consumer.running);
+      }),
+    );
+    await Promise.all([...this.queues.values()].map((queue) => bounded(queue.close(), FORCE_STEP_MS)));
+    if (this.producer.status === 'ready') await bounded(this.producer.quit(), FORCE_STEP_MS);
+    this.producer.disconnect(); // no-op after a clean quit; stops reconnect timers otherwise
+  }
+
+  private connectionOptions(): RedisOptions {
+    const maxDelay = this.options.maxReconnectDelayMs ?? 2_000;
+    return {
+      // Reconnect for ever, backing off from 50 ms to maxDelay.
+      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 16), maxDelay),
+      // A replica promoted after a failover refuses writes until we reconnect to the new primary.
+      reconnectOnError: (error) => error.message.startsWith('READONLY'),
+      // Notice a peer that vanished without closing the socket.
+      keepAlive: 10_000,
+    };
+  }
+
+  private spawnWorker(
+    queue: string,
+    concurrency: number,
+    run: (job: BullJob) => Promise<void>,
+    onFailed: (job: BullJob, error: Error) => void,
+  ): Slot {
+    const clients: Redis[] = [];
+    const track = (client: Redis) => {
+      // BullMQ detaches its listeners when it closes a connection; a late error must not
+      // become an "Unhandled error event" on the console.
+      client.on('error', ignore);
+      clients.push(client);
+    };
+    // Workers wait for Redis rather than fail: BullMQ requires maxRetriesPerRequest null for the
+    // blocking connection, and commands sent while reconnecting are kept in the offline queue.
+    const connection = new TrackedRedis(
+      this.options.redisUrl,
+      { ...this.connectionOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true },
+      track,
+    );
+    const pending = new Set<string>();
+    const worker = new Worker(
+      queue,
+      async (job: BullJob) => {
+        pending.add(job.id!);
+        await run(job);
+      },
+      {
+        connection,
+        prefix: this.prefix,
+        concurrency,
+        // BullMQ waits 15 s before fetching again after a failed fetch; resume sooner.
+        runRetryDelay: 1_000,
+        ...(this.options.lockDurationMs ? { lockDuration: this.options.lockDurationMs } : {}),
+        ...(this.options.stalledIntervalMs ? { stalledInterval: this.options.stalledIntervalMs } : {}),
+      },
+    );
+    // BullMQ has recorded a job's outcome once one of these fires: only then may close() cut the connection.
+    worker.on('completed', (job) => pending.delete(job.id!));
+    worker.on('failed', (job, error) => {
+      if (!job) return;
+      pending.delete(job.id!);
+      onFailed(job, error);
+    });
+    worker.on('error', (error) => this.report(error));
+    return { worker, clients, pending };
+  }
+
+  /** Pauses, lets this worker's jobs end until `deadline`, then closes it by force and drops its connections. */
+  private async stopSlot(slot: Slot, deadline: number, running?: Set<Promise<void>>): Promise<void> {
+    const { worker } = slot;
+    // Never worker.close(false): it waits on BullMQ's main loop and the blocking connection's
+    // "end", which is what hangs after a Redis restart; a later close(true) would return that
+    // same pending promise.
+    await bounded(worker.pause(true), FORCE_STEP_MS);
+    await until(() => slot.pending.size === 0 && (running?.size ?? 0) === 0, deadline - Date.now());
+    await bounded(worker.close(true), FORCE_STEP_MS);
+    for (const client of slot.clients) client.disconnect();
+  }
+
+  private startWatchdog(): void {
+    const every = this.options.watchdogIntervalMs ?? 2_000;
+    if (this.watchdog || every <= 0) return;
+    this.watchdog = setInterval(() => {
+      for (const consumer of this.consumers) void this.check(consumer);
+    }, every);
+    this.watchdog.unref();
+  }
+
+  private async check(consumer: Consumer): Promise<void> {
+    if (this.closing || consumer.restarting || consumer.checking) return;
+    consumer.checking = true;
+    try {
+      const { worker } = consumer.slot;
+      if (!worker.isRunning()) return this.restart(consumer, 'the worker loop has stopped');
+      if (consumer.running.size > 0) {
+        consumer.stuckSince = null;
+        return;
+      }
+      const counts = await bounded(this.counts(consumer.queue), FORCE_STEP_MS);
+      if (!counts || this.closing) {
+        consumer.stuckSince = null; // Redis unreachable: nothing to judge yet
+        return;
+      }
+      if (counts.waiting === 0 || counts.active > 0) {
+        consumer.stuckSince = null;
+        return;
+      }
+      consumer.stuckSince ??= Date.now();
+      if (Date.now() - consumer.stuckSince >= (this.options.stuckAfterMs ?? 10_000)) {
+        return this.restart(consumer, 'jobs are waiting but the worker takes none');
+      }
+    } finally {
+      consumer.checking = false;
+    }
+  }
+
+  private restart(consumer: Consumer, reason: string): Promise<void> {
+    this.restarts += 1;
+    this.options.onWorkerRestart?.(consumer.queue, reason);
+    consumer.restarting = (async () => {
+      // A stuck worker runs nothing here (checked), so closing it by force loses no work; a job
+      // it had fetched stays active in Redis and is retried by BullMQ's stalled-job check.
+      await this.stopSlot(consumer.slot, Date.now());
+      if (!this.closing) consumer.slot = consumer.spawn();
+    })().finally(() => {
+      consumer.restarting = null;
+      consumer.stuckSince = null;
+    });
+    return consumer.restarting;
+  }
+
+  private report(error: Error): void {
+    // While Redis is away every reconnect attempt fails the same way: report it now and then.
+    const now = Date.now();
+    const last = this.lastReported.get(error.message);
+    if (last !== undefined && now - last < ERROR_REPEAT_MS) return;
+    if (this.lastReported.size > 100) this.lastReported.clear();
+    this.lastReported.set(error.message, now);
+    this.options.onError?.(error);
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new Error('job queue is closed');
+    if (this.closing) throw new Error('job queue is closed');
   }
 
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
-      queue.on('error', (error) => this.options.onError?.(error));
+      queue = new Queue(name, { connection: this.producer, prefix: this.prefix });
+      queue.on('error', (error) => this.report(error));
       this.queues.set(name, queue);
     }
     return queue;
