@@ -403,7 +403,9 @@ export class ToolExecutor implements ToolService {
           ? { kind: 'text', value: a.body, contentType: 'text/plain' }
           : { kind: 'json', value: a.body };
     }
-    return { op, args: { ...match.params, ...(a.query ?? {}), body: a.body }, request };
+    // Path parameters last: a query key named like one (owner, org) must not move the call to
+    // another organisation's policy or detection mode.
+    return { op, args: { ...(a.query ?? {}), ...match.params, body: a.body }, request };
   }
 
   private searchTools(query: string, limit: number) {
