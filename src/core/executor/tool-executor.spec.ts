@@ -397,21 +397,83 @@ describe('ToolExecutor', () => {
     const ok = await t.call('gitea_api_request', {
       method: 'GET',
       path: '/repos/o/r/branches/feature/x',
-      query: { a: [1, 2] },
     });
     expect(ok.isError).toBe(false);
-    expect(t.sent[0]).toMatchObject({
-      path: '/repos/o/r/branches/feature/x',
-      query: [
-        ['a', '1'],
-        ['a', '2'],
-      ],
-    });
+    expect(t.sent[0]).toMatchObject({ path: '/repos/o/r/branches/feature/x', query: [] });
     expect(t.audits.at(-1)).toMatchObject({
       tool: 'gitea_api_request',
       operationId: 'repoGetBranch',
       org: 'o',
     });
+  });
+
+  it('raw tool: query and body are validated against the matched operation, like its generated tool', async () => {
+    const t = setup({ reply: () => ({ status: 201, json: { id: 1 } }) });
+    const raw = (method: string, path: string, extra: Record<string, unknown> = {}) =>
+      t.call('gitea_api_request', { method, path, ...extra });
+
+    const bad = await raw('POST', '/repos/o/r/issues', { body: { title: 5 } });
+    const generated = await t.call('issueCreateIssue', { owner: 'o', repo: 'r', body: { title: 5 } });
+    expect(bad.isError).toBe(true);
+    expect(bad.json.error.kind).toBe('invalid_arguments');
+    expect(bad.json.error.message).toContain('gitea_api_request as issueCreateIssue');
+    // Same instance path and JSON-schema path as the generated tool's refusal.
+    for (const part of ['/body/title must be string', '#/properties/body/properties/title/type']) {
+      expect(bad.json.error.message).toContain(part);
+      expect(generated.json.error.message).toContain(part);
+    }
+
+    const cases: Array<[string, string, Record<string, unknown>, string]> = [
+      ['POST', '/repos/o/r/issues', { body: {} }, '/body is missing required property "title"'],
+      ['POST', '/repos/o/r/contents/a.txt', {}, '/ is missing required property "body"'],
+      ['GET', '/repos/o/r', { body: { x: 1 } }, '/ has unknown property "body"'],
+      ['GET', '/repos/o/r/issues', { query: { a: [1, 2] } }, '/query has unknown property "a"'],
+      ['GET', '/repos/o/r/issues', { query: { page: 'two' } }, '/query/page must be integer'],
+      ['GET', '/repos/o/r/issues', { query: { state: 'bogus' } }, '/query/state must be one of'],
+      ['GET', '/repos/o/r/issues/1', { query: { owner: 'x' } }, '/query has unknown property "owner"'],
+      ['GET', '/repos/search', { query: { q: 'x', uid: 'me' } }, '/query/uid must be integer'],
+    ];
+    for (const [method, path, extra, expected] of cases) {
+      const r = await raw(method, path, extra);
+      expect([method, path, extra, r.json.error?.kind]).toEqual([method, path, extra, 'invalid_arguments']);
+      expect(r.json.error.message).toContain(expected);
+    }
+    expect(t.sent).toHaveLength(0);
+    expect(t.audits.at(-1)).toMatchObject({
+      tool: 'gitea_api_request',
+      operationId: 'repoSearch',
+      kind: 'invalid_arguments',
+    });
+
+    // Valid calls go through unchanged.
+    const created = await raw('POST', '/repos/o/r/issues', { body: { title: 'ok', labels: [1] } });
+    expect(created.isError).toBe(false);
+    const listed = await raw('GET', '/repos/o/r/issues', {
+      query: { state: 'open', labels: 'bug', page: 2 },
+    });
+    expect(listed.isError).toBe(false);
+    expect(t.sent.map((r) => [r.method, r.path, r.query])).toEqual([
+      ['POST', '/repos/o/r/issues', []],
+      [
+        'GET',
+        '/repos/o/r/issues',
+        [
+          ['state', 'open'],
+          ['labels', 'bug'],
+          ['page', '2'],
+        ],
+      ],
+    ]);
+    expect(t.sent[0]!.body).toEqual({ kind: 'json', value: { title: 'ok', labels: [1] } });
+
+    // Policy still comes first: a disabled operation is tool_disabled, whatever its body.
+    const off = setup({ tools: { disabledTools: ['issueCreateIssue'] } });
+    const refused = await off.call('gitea_api_request', {
+      method: 'POST',
+      path: '/repos/o/r/issues',
+      body: { title: 5 },
+    });
+    expect(refused.json.error.kind).toBe('tool_disabled');
   });
 
   it('discovery mode lists meta-tools and calls through the same path', async () => {

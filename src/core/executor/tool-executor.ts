@@ -184,11 +184,13 @@ export class ToolExecutor implements ToolService {
     let op: CatalogueOperation;
     let callArgs: Record<string, unknown>;
     let request: GiteaRequest | null = null;
+    let rawParts: Record<string, unknown> | null = null;
     if (name === RAW_TOOL_NAME) {
       const raw = this.resolveRaw(args);
       op = raw.op;
       callArgs = raw.args;
       request = raw.request;
+      rawParts = raw.parts;
     } else {
       const found = this.catalogue.byName.get(name);
       if (!found) throw new UnknownToolError(name);
@@ -220,6 +222,14 @@ export class ToolExecutor implements ToolService {
       const check = this.validator.validate(op.operationId, op.tool.inputSchema, args);
       if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
       request = buildRequest(op, callArgs, { maxBinaryBytes: this.options.tools.maxBinaryBytes });
+    } else if (rawParts) {
+      // The raw tool's query and body meet the same schema as the generated tool's (issue 4).
+      const check = this.validator.validate(
+        `${RAW_TOOL_NAME} as ${op.operationId}`,
+        rawPartsSchema(op),
+        rawParts,
+      );
+      if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
     }
     ctx.request = request;
     const marker =
@@ -341,6 +351,8 @@ export class ToolExecutor implements ToolService {
     op: CatalogueOperation;
     args: Record<string, unknown>;
     request: GiteaRequest;
+    /** `{query?, body?}` as sent, validated against rawPartsSchema(op) once policy has allowed the call. */
+    parts: Record<string, unknown>;
   } {
     const check = this.validator.validate(RAW_TOOL_NAME, this.rawTool.inputSchema, args);
     if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
@@ -405,7 +417,10 @@ export class ToolExecutor implements ToolService {
     }
     // Path parameters last: a query key named like one (owner, org) must not move the call to
     // another organisation's policy or detection mode.
-    return { op, args: { ...(a.query ?? {}), ...match.params, body: a.body }, request };
+    const parts: Record<string, unknown> = {};
+    if (a.query !== undefined) parts.query = a.query;
+    if (a.body !== undefined) parts.body = a.body;
+    return { op, args: { ...(a.query ?? {}), ...match.params, body: a.body }, request, parts };
   }
 
   private searchTools(query: string, limit: number) {
@@ -483,6 +498,51 @@ export class ToolExecutor implements ToolService {
       );
     }
   }
+}
+
+const rawSchemas = new WeakMap<CatalogueOperation, object>();
+
+/**
+ * The schema of the raw tool's `{query, body}` for one operation, cut from the generated tool's own
+ * input schema: `query` holds that operation's query parameters (closed, required ones required),
+ * `body` is the generated tool's `body` property unchanged, so a body error names the same schema
+ * path (#/properties/body/...) as a call of the generated tool.
+ */
+export function rawPartsSchema(op: CatalogueOperation): object {
+  let schema = rawSchemas.get(op);
+  if (schema) return schema;
+  const generated = op.tool.inputSchema as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  const props = generated.properties ?? {};
+  const queryProps: Record<string, unknown> = {};
+  const queryRequired: string[] = [];
+  for (const p of op.params) {
+    if (p.in !== 'query') continue;
+    queryProps[p.name] = props[p.name] ?? {};
+    if (p.required) queryRequired.push(p.name);
+  }
+  const query: Record<string, unknown> = {
+    type: 'object',
+    properties: queryProps,
+    additionalProperties: false,
+  };
+  if (queryRequired.length) query.required = queryRequired;
+  const properties: Record<string, unknown> = { query };
+  const required: string[] = queryRequired.length ? ['query'] : [];
+  if (op.body && props.body !== undefined) {
+    properties.body = props.body;
+    if (generated.required?.includes('body')) required.push('body');
+  }
+  schema = {
+    type: 'object',
+    properties,
+    additionalProperties: false,
+    ...(required.length ? { required } : {}),
+  };
+  rawSchemas.set(op, schema);
+  return schema;
 }
 
 function safeCollect(fn: () => string[]): string[] {
