@@ -248,6 +248,8 @@ export class BullJobQueue implements JobQueue {
       reconnectOnError: (error) => error.message.startsWith('READONLY'),
       // Notice a peer that vanished without closing the socket.
       keepAlive: 10_000,
+      // disconnect() arms a timer (2 s by default) that outlives a socket already dead: keep it short.
+      disconnectTimeout: 300,
     };
   }
 
