@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
+import { clientInfoFromParams, parseClientInfo } from '../../core/mcp/client-info.util';
 import { ConcurrencyLimiter, type Release } from '../../core/mcp/concurrency-limiter';
 import {
   classifyMessage,
@@ -248,7 +249,9 @@ export class McpEndpoint {
       const context: ExchangeContext = {
         identity,
         sudoHeader: header(req, SUDO_HEADER),
-        client: null,
+        // The SDK lifts the envelope's clientInfo out of `_meta` before our handler runs, so it
+        // is taken from the raw message here.
+        client: clientInfoFromParams((parsed as { params?: unknown } | null)?.params),
         protocolVersion: header(req, VERSION_HEADER) ?? (MODERN_PROTOCOL_VERSIONS[0] as string),
         deadline: Date.now() + this.options.requestTimeoutMs,
       };
@@ -286,11 +289,7 @@ export class McpEndpoint {
           'version',
         );
       }
-      const clientInfo = (message.params?.clientInfo ?? null) as { name?: unknown; version?: unknown } | null;
-      const client =
-        clientInfo && typeof clientInfo.name === 'string'
-          ? { name: clientInfo.name.slice(0, 100), version: String(clientInfo.version ?? '').slice(0, 50) }
-          : null;
+      const client = parseClientInfo(message.params?.clientInfo);
       const context = this.legacyContext(req, identity, client, '');
       const response = await transport.request(parsed as { id: JsonRpcId }, toAuthInfo(context));
       const result = response.result as { protocolVersion?: unknown } | undefined;

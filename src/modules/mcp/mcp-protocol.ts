@@ -11,6 +11,7 @@ import {
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
+import { clientInfoFromParams } from '../../core/mcp/client-info.util';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../core/mcp/protocol-versions';
 import { summarizeResult } from '../../core/mcp/result-summary.util';
 import { decideSudo, forbiddenResultText } from '../../core/mcp/sudo.util';
@@ -23,7 +24,6 @@ import { MultiplexTransport } from './multiplex.transport';
 
 /** `_meta` key on tools/call naming the user to act as (same meaning as the X-Gitea-Sudo header). */
 export const SUDO_META_KEY = 'aegis/sudo';
-const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /** What the HTTP layer hands to the handlers of one exchange (carried in AuthInfo.extra). */
 export type ExchangeContext = {
@@ -191,13 +191,8 @@ export class McpProtocol {
   ): Promise<ToolCallResult> {
     const started = performance.now();
     const { metrics, logger, toolService, identityResolver } = this.options;
-    const metaClient = params._meta?.[CLIENT_INFO_META_KEY] as
-      { name?: unknown; version?: unknown } | undefined;
-    const client =
-      context.client ??
-      (metaClient && typeof metaClient.name === 'string'
-        ? { name: metaClient.name, version: String(metaClient.version ?? '') }
-        : null);
+    // The exchange's client (session or 2026-07-28 envelope), else one named in this call's _meta.
+    const client = context.client ?? clientInfoFromParams(params);
     const requestedSudo = params._meta?.[SUDO_META_KEY] ?? context.sudoHeader;
     const sudo = decideSudo(requestedSudo, {
       allowSudo: this.options.allowSudo,
@@ -207,9 +202,7 @@ export class McpProtocol {
     const identity: CallIdentity = {
       ...context.identity,
       sudo: sudo.ok ? sudo.sudo : null,
-      ...(client
-        ? { client: { name: client.name.slice(0, 100), version: client.version.slice(0, 50) } }
-        : {}),
+      ...(client ? { client } : {}),
     };
     let result: ToolCallResult;
     let toolLabel = params.name;

@@ -3,7 +3,7 @@
 // With AEGIS_TEST_FULL=true it boots the real composition root instead (src/main.ts createApp:
 // database, queue, metrics, health and every FEATURE_MODULES entry, the audit trail included).
 import 'reflect-metadata';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../../../../src/config/app-config';
@@ -11,11 +11,31 @@ import { AppConfigModule } from '../../../../src/config/config.module';
 import { McpModule } from '../../../../src/modules/mcp/mcp.module';
 import { ToolsModule } from '../../../../src/modules/tools/tools.module';
 import { createApp } from '../../../../src/main';
+import type { AuditSink } from '../../../../src/core/ports';
+import { AUDIT_SINK } from '../../../../src/modules/tokens';
+
+// With AEGIS_TEST_RECORD_AUDIT=true, every audit entry is written to stdout as one `AUDIT <json>`
+// line, so a test can check what the AuditSink receives without a database.
+const recordingAuditSink: AuditSink = {
+  record: (entry) => void process.stdout.write(`AUDIT ${JSON.stringify(entry)}\n`),
+};
+
+@Global()
+@Module({ providers: [{ provide: AUDIT_SINK, useValue: recordingAuditSink }], exports: [AUDIT_SINK] })
+class RecordingAuditModule {}
 
 @Module({})
 class McpTestModule {
-  static with(config: AppConfig): DynamicModule {
-    return { module: McpTestModule, imports: [AppConfigModule.forRoot(config), ToolsModule, McpModule] };
+  static with(config: AppConfig, recordAudit: boolean): DynamicModule {
+    return {
+      module: McpTestModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        ...(recordAudit ? [RecordingAuditModule] : []),
+        ToolsModule,
+        McpModule,
+      ],
+    };
   }
 }
 
@@ -25,7 +45,10 @@ async function main(): Promise<void> {
   const app =
     process.env.AEGIS_TEST_FULL === 'true'
       ? await createApp(config)
-      : await NestFactory.create(McpTestModule.with(config), { logger: false, bodyParser });
+      : await NestFactory.create(McpTestModule.with(config, process.env.AEGIS_TEST_RECORD_AUDIT === 'true'), {
+          logger: false,
+          bodyParser,
+        });
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   process.stdout.write(`READY ${port}\n`);

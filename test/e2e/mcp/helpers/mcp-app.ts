@@ -16,6 +16,8 @@ export type McpApp = {
   base: string;
   config: AppConfig;
   logs(): string;
+  /** Audit entries the service recorded (only with `recordAudit`), in order. */
+  audits(): Array<Record<string, unknown>>;
   close(): Promise<void>;
 };
 
@@ -39,7 +41,7 @@ export function testConfig(
 
 export async function startMcpApp(
   config: AppConfig,
-  options: { bodyParser?: boolean; full?: boolean } = {},
+  options: { bodyParser?: boolean; full?: boolean; recordAudit?: boolean } = {},
 ): Promise<McpApp> {
   const helpers = __dirname;
   const child: ChildProcess = spawn(
@@ -52,6 +54,7 @@ export async function startMcpApp(
         AEGIS_TEST_CONFIG: JSON.stringify(config),
         AEGIS_TEST_BODY_PARSER: String(options.bodyParser ?? false),
         AEGIS_TEST_FULL: String(options.full ?? false),
+        AEGIS_TEST_RECORD_AUDIT: String(options.recordAudit ?? false),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -79,6 +82,11 @@ export async function startMcpApp(
     base: `http://127.0.0.1:${port}`,
     config,
     logs: () => out,
+    audits: () =>
+      out
+        .split('\n')
+        .filter((line) => line.startsWith('AUDIT '))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>),
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
