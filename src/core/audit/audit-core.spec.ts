@@ -180,6 +180,14 @@ describe('prepareAuditFields', () => {
     expect(f.status).toBeNull();
   });
 
+  it('replaces lone surrogates (not storable as UTF-8) in columns, argument keys and values', () => {
+    const { fields: f } = prepareAuditFields(
+      entry(1, { path: '/a\ud800b', arguments: { ['k\udc00']: 'v\ud83d', ok: 'fine \ud83d\ude00' } }),
+    );
+    expect(f.path).toBe('/a\ufffdb');
+    expect(f.arguments).toEqual({ ['k\ufffd']: 'v\ufffd', ok: 'fine \ud83d\ude00' });
+  });
+
   it('truncates oversized arguments', () => {
     const { fields: f } = prepareAuditFields(entry(1, { arguments: { content: 'x'.repeat(200) } }), {
       maxArgumentChars: 100,

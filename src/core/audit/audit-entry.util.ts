@@ -19,6 +19,9 @@ export type PrepareOptions = {
   maxArgumentChars?: number;
 };
 
+// ES2024 string methods (Node >= 20); the project's lib setting predates them.
+type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };
+
 type Scrubber = { scrub(text: string): string; count: number };
 
 function makeScrubber(secrets: readonly string[]): Scrubber {
@@ -30,6 +33,9 @@ function makeScrubber(secrets: readonly string[]): Scrubber {
     count: 0,
     scrub(text: string): string {
       let out = text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+      // A lone surrogate cannot be stored as UTF-8 (text: silently replaced, so the hash would
+      // no longer match; jsonb: rejected): replace it with U+FFFD before hashing.
+      if (!(out as WellFormed).isWellFormed()) out = (out as WellFormed).toWellFormed();
       for (const secret of list) {
         if (out.includes(secret)) {
           const parts = out.split(secret);

@@ -38,8 +38,11 @@ export type PruneResult = { pruned: number; checkpoint: ChainLink | null; refuse
 
 const CHAIN_ID = 'main';
 const TX_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
-// Postgres allows 65535 bind parameters per statement; 23 per row.
-const INSERT_CHUNK = 1000;
+// Records per append statement: keeps one statement (and one jsonb parameter) bounded when a
+// large backlog is written at once (shutdown, recovery); each chunk is its own atomic append.
+const APPEND_CHUNK = 500;
+// Optimistic appends before taking the chain lock in a transaction (contention between replicas).
+const OPTIMISTIC_TRIES = 3;
 
 const COLUMNS = [
   ['seq', 'bigint'],
@@ -114,43 +117,74 @@ export function rowToRecord(row: Row): ChainedAuditRecord {
   };
 }
 
-function recordParams(record: ChainedAuditRecord): unknown[] {
-  return [
-    record.seq.toString(),
-    record.eventId,
-    record.createdAt.toISOString(),
-    record.login,
-    record.mode,
-    record.sudo,
-    record.clientName,
-    record.clientVersion,
-    record.tool,
-    record.operationId,
-    record.org,
-    record.repo,
-    record.method,
-    record.path,
-    record.status,
-    record.kind,
-    record.durationMs,
-    record.resultBytes,
-    record.redactions,
-    record.masks,
-    record.blocked,
-    JSON.stringify(record.arguments),
-    record.prevHash,
-    record.hash,
-  ];
+/** One record as a row of the jsonb_to_recordset() input of APPEND_SQL (keys are column names). */
+function recordRow(record: ChainedAuditRecord): Record<string, JsonValue> {
+  return {
+    seq: record.seq.toString(),
+    event_id: record.eventId,
+    created_at: record.createdAt.toISOString(),
+    login: record.login,
+    mode: record.mode,
+    sudo: record.sudo,
+    client_name: record.clientName,
+    client_version: record.clientVersion,
+    tool: record.tool,
+    operation_id: record.operationId,
+    org: record.org,
+    repo: record.repo,
+    method: record.method,
+    path: record.path,
+    status: record.status,
+    kind: record.kind,
+    duration_ms: record.durationMs,
+    result_bytes: record.resultBytes,
+    redactions: record.redactions,
+    masks: record.masks,
+    blocked: record.blocked,
+    arguments: record.arguments,
+    prev_hash: record.prevHash,
+    hash: record.hash,
+  };
 }
 
-function insertSql(rows: number): string {
-  const values: string[] = [];
-  for (let r = 0; r < rows; r += 1) {
-    const base = r * COLUMNS.length;
-    values.push(`(${COLUMNS.map(([, type], c) => `$${base + c + 1}::${type}`).join(', ')})`);
-  }
-  return `INSERT INTO audit_records (${COLUMNS.map(([name]) => name).join(', ')}) VALUES ${values.join(', ')}`;
-}
+const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
+
+/**
+ * Appends a precomputed piece of the chain in ONE statement (one round trip, atomic on its own),
+ * as a compare-and-swap on the chain head: it locks the head row, and only when the head is still
+ * the one the hashes were computed from ($2, $3) and none of the event ids is stored yet does it
+ * insert the rows and move the head to ($4, $5). Otherwise it writes nothing and returns the
+ * current head and the event ids already stored, so the caller can recompute and try again. The
+ * rows travel as one jsonb parameter ($6), so the text is constant and nothing is spliced in.
+ * (`= ANY (ARRAY(...))`, not `IN (SELECT ...)`: the latter plans as a scan of the whole table.)
+ * No row comes back when the chain row does not exist yet.
+ */
+const APPEND_SQL = `WITH input AS (
+  SELECT * FROM jsonb_to_recordset($6::jsonb) AS t(${COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})
+), head AS (
+  SELECT head_seq, head_hash FROM audit_chain WHERE id = $1 FOR UPDATE
+), dup AS (
+  SELECT array_agg(r.event_id) AS ids FROM audit_records r WHERE r.event_id = ANY (ARRAY(SELECT event_id FROM input))
+), ok AS (
+  SELECT (h.head_seq = $2::bigint AND h.head_hash = $3::text AND d.ids IS NULL) AS go, h.head_seq, h.head_hash, d.ids
+  FROM head h, dup d
+), ins AS (
+  INSERT INTO audit_records (${COLUMN_LIST})
+  SELECT ${COLUMN_LIST} FROM input WHERE (SELECT go FROM ok)
+  RETURNING 1
+), moved AS (
+  UPDATE audit_chain SET head_seq = $4::bigint, head_hash = $5::text, updated_at = now()
+  WHERE id = $1 AND (SELECT go FROM ok)
+  RETURNING 1
+)
+SELECT ok.go::int AS go, ok.head_seq::text AS head_seq, ok.head_hash, to_jsonb(ok.ids)::text AS ids,
+  (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM moved)::int AS moved
+FROM ok`;
+
+type AppendOutcome =
+  | { kind: 'written'; head: ChainLink; written: number }
+  | { kind: 'conflict'; head: ChainLink; duplicates: Set<string> }
+  | { kind: 'no_chain' };
 
 /** Builds the WHERE clause of a query; returns SQL and its parameters. */
 function whereClause(query: AuditQuery): { sql: string; params: unknown[] } {
@@ -201,36 +235,93 @@ export class AuditRecordRepository {
   }
 
   /**
-   * Appends a batch to the chain in one transaction. Records whose event_id is already stored
-   * (a retried job, or a fallback write racing the queue) are skipped, so each call is stored once.
+   * Appends a batch to the chain. Records whose event_id is already stored (a retried job, or a
+   * fallback write racing the queue) are skipped, so each call is stored once.
+   *
+   * Usual case: one statement (APPEND_SQL) with hashes computed from the head this repository
+   * last wrote or read. When another writer moved the head meanwhile (another replica) or some
+   * event ids are stored already, nothing is written and the statement says so; the hashes are
+   * recomputed from the head it returned and the statement is sent again. After a few lost races,
+   * or when the chain row does not exist yet, the append runs in a transaction that holds the
+   * chain lock (SELECT ... FOR UPDATE) from the read of the head to the write.
    */
   async appendBatch(batch: readonly AuditRecordFields[]): Promise<WriteResult> {
     const unique = new Map<string, AuditRecordFields>();
     for (const fields of batch) if (!unique.has(fields.eventId)) unique.set(fields.eventId, fields);
-    if (unique.size === 0)
-      return { written: 0, duplicates: batch.length, head: (await this.chainState()).head };
-    return this.db.$transaction(async (tx) => {
-      const state = await this.lockChain(tx);
-      const existing = await tx.$queryRawUnsafe<Row[]>(
-        `SELECT event_id FROM audit_records WHERE event_id = ANY($1::text[])`,
-        [...unique.keys()],
-      );
-      for (const row of existing) unique.delete(String(row.event_id));
-      const fresh = [...unique.values()];
-      if (fresh.length === 0) return { written: 0, duplicates: batch.length, head: state.head };
-      const { records, head } = chainRecords(state.head, fresh);
-      for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-        const chunk = records.slice(i, i + INSERT_CHUNK);
-        await tx.$executeRawUnsafe(insertSql(chunk.length), ...chunk.flatMap(recordParams));
+    const fresh = [...unique.values()];
+    let written = 0;
+    let head: ChainLink | null = null;
+    for (let i = 0; i < fresh.length; i += APPEND_CHUNK) {
+      const result = await this.appendChunk(fresh.slice(i, i + APPEND_CHUNK));
+      written += result.written;
+      head = result.head;
+    }
+    return { written, duplicates: batch.length - written, head: head ?? (await this.chainState()).head };
+  }
+
+  private async appendChunk(chunk: AuditRecordFields[]): Promise<{ written: number; head: ChainLink }> {
+    let fresh = chunk;
+    let head = this.lastHead ?? (await this.peekHead());
+    for (let attempt = 0; head && attempt < OPTIMISTIC_TRIES; attempt += 1) {
+      const outcome = await this.tryAppend(this.db, head, fresh);
+      if (outcome.kind === 'no_chain') break;
+      this.lastHead = outcome.head;
+      if (outcome.kind === 'written') return { written: outcome.written, head: outcome.head };
+      fresh = fresh.filter((f) => !outcome.duplicates.has(f.eventId));
+      head = outcome.head;
+      if (fresh.length === 0) return { written: 0, head };
+    }
+    const result = await this.db.$transaction(async (tx) => {
+      let locked = (await this.lockChain(tx)).head;
+      // We hold the lock: the head cannot move, so at most the duplicates are dropped once.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const outcome = await this.tryAppend(tx, locked, fresh);
+        if (outcome.kind === 'no_chain') break;
+        if (outcome.kind === 'written') return { written: outcome.written, head: outcome.head };
+        fresh = fresh.filter((f) => !outcome.duplicates.has(f.eventId));
+        locked = outcome.head;
+        if (fresh.length === 0) return { written: 0, head: locked };
       }
-      await tx.$executeRawUnsafe(
-        `UPDATE audit_chain SET head_seq = $2::bigint, head_hash = $3, updated_at = now() WHERE id = $1`,
-        CHAIN_ID,
-        head.seq.toString(),
-        head.hash,
-      );
-      return { written: records.length, duplicates: batch.length - records.length, head };
+      throw new Error('audit chain append did not apply under the chain lock');
     }, TX_OPTIONS);
+    this.lastHead = result.head;
+    return result;
+  }
+
+  /** The head as last written or read by this repository (a hint; APPEND_SQL checks it). */
+  private lastHead: ChainLink | null = null;
+
+  /** The current head without locking, or null when the chain row does not exist yet. */
+  private async peekHead(): Promise<ChainLink | null> {
+    const rows = await this.db.$queryRawUnsafe<Row[]>(
+      `SELECT head_seq::text AS head_seq, head_hash FROM audit_chain WHERE id = $1`,
+      CHAIN_ID,
+    );
+    const row = rows[0];
+    return row ? { seq: BigInt(String(row.head_seq)), hash: String(row.head_hash) } : null;
+  }
+
+  private async tryAppend(db: AuditTx, head: ChainLink, fresh: AuditRecordFields[]): Promise<AppendOutcome> {
+    const { records, head: next } = chainRecords(head, fresh);
+    const rows = await db.$queryRawUnsafe<Row[]>(
+      APPEND_SQL,
+      CHAIN_ID,
+      head.seq.toString(),
+      head.hash,
+      next.seq.toString(),
+      next.hash,
+      JSON.stringify(records.map(recordRow)),
+    );
+    const row = rows[0];
+    if (!row) return { kind: 'no_chain' };
+    const current = { seq: BigInt(String(row.head_seq)), hash: String(row.head_hash) };
+    if (Number(row.go) === 1) {
+      if (Number(row.inserted) !== records.length || Number(row.moved) !== 1)
+        throw new Error('audit chain append wrote a partial batch'); // cannot happen: one statement
+      return { kind: 'written', head: next, written: records.length };
+    }
+    const ids = row.ids === null || row.ids === undefined ? [] : (JSON.parse(String(row.ids)) as string[]);
+    return { kind: 'conflict', head: current, duplicates: new Set(ids) };
   }
 
   async count(): Promise<number> {

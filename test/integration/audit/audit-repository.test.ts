@@ -70,6 +70,64 @@ describeEachAuditDatabase('audit chain repository', (target) => {
     }
   }, 60_000);
 
+  it('writes a batch in one statement once the head is known, with no transaction', async () => {
+    const calls: string[] = [];
+    const counted: AuditDb['prisma'] = new Proxy(db.prisma, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(prop));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const counting = new AuditRecordRepository(counted);
+    await counting.appendBatch(fields(2)); // first write: creates the chain row under the lock
+    calls.length = 0;
+    for (const size of [1, 10, 100]) await counting.appendBatch(fields(size));
+    expect(calls).toEqual(['$queryRawUnsafe', '$queryRawUnsafe', '$queryRawUnsafe']);
+    // Another writer moved the head: one failed compare-and-swap, then the retry from the new head.
+    await repo.appendBatch(fields(3));
+    calls.length = 0;
+    const result = await counting.appendBatch(fields(4));
+    expect(result).toMatchObject({ written: 4, head: { seq: 120n } });
+    expect(calls).toEqual(['$queryRawUnsafe', '$queryRawUnsafe']);
+    expect(await repo.verify()).toMatchObject({ ok: true, checked: 120 });
+  });
+
+  it('stores awkward text and JSON exactly (quotes, backslashes, braces, unicode, lone surrogates)', async () => {
+    const nasty = `it's "quoted" \\ back\\slash {brace} [x] , ; $1 ::text \n\t\u0001 é 😀 \ud800 \u2028`;
+    const batch = fields(2, {
+      path: `/repos/a/b/contents/${nasty}`,
+      login: nasty,
+      kind: 'x"y',
+      arguments: { [nasty]: nasty, list: [nasty, 1.5e-7, -3, 1e21, true, null], nested: { '': '' } },
+    });
+    await repo.appendBatch(batch);
+    const page = await repo.query(emptyQuery({ order: 'asc' }));
+    expect(page.items.map(({ seq: _s, prevHash: _p, hash: _h, ...stored }) => stored)).toEqual(batch);
+    expect(page.items[0]!.login).toContain('\ufffd');
+    expect(await repo.verify()).toMatchObject({ ok: true, checked: 2 });
+  });
+
+  it('recreates the chain row and keeps the chain when the head it remembered is gone', async () => {
+    await repo.appendBatch(fields(3));
+    await db.prisma.$executeRawUnsafe('DELETE FROM audit_records');
+    await db.prisma.$executeRawUnsafe('DELETE FROM audit_chain');
+    expect(await repo.appendBatch(fields(2))).toMatchObject({ written: 2, head: { seq: 2n } });
+    expect(await repo.verify()).toMatchObject({ ok: true, checked: 2 });
+  });
+
+  it('keeps one chain when many appends race on one client', async () => {
+    const batches = Array.from({ length: 16 }, (_, i) => fields(1 + (i % 5)));
+    const shared = batches[3]!.slice(0, 1); // the same record sent twice at once
+    await Promise.all([...batches, shared].map((b) => repo.appendBatch(b)));
+    const total = batches.reduce((n, b) => n + b.length, 0);
+    expect(await repo.count()).toBe(total);
+    expect(await repo.verify()).toMatchObject({ ok: true, checked: total, head: { seq: BigInt(total) } });
+  }, 60_000);
+
   it('detects an altered row, a deleted row and a deleted tail', async () => {
     await repo.appendBatch(fields(6));
     await db.prisma.$executeRawUnsafe(`UPDATE audit_records SET login = 'mallory' WHERE seq = 3`);
