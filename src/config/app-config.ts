@@ -52,6 +52,7 @@ export type AppConfig = {
   audit: {
     retentionDays: number; // AUDIT_RETENTION_DAYS (0 = keep forever)
     batchSize: number; // AUDIT_BATCH_SIZE
+    flushIntervalMs: number; // AUDIT_FLUSH_INTERVAL_MS: a partial batch is written after this wait
   };
 };
 

@@ -311,6 +311,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'Audit records written to the database per batch.',
     integer(1, 10000),
   ),
+  v(
+    'AUDIT_FLUSH_INTERVAL_MS',
+    'audit',
+    '100',
+    'Longest an audit record waits in memory for its batch to fill before the batch is written.',
+    integer(1, 10000),
+  ),
 ];
 
 export type Env = Record<string, string | undefined>;
@@ -395,6 +402,7 @@ export function parseConfig(env: Env): ParseResult {
     audit: {
       retentionDays: get('AUDIT_RETENTION_DAYS', 90),
       batchSize: get('AUDIT_BATCH_SIZE', 100),
+      flushIntervalMs: get('AUDIT_FLUSH_INTERVAL_MS', 100),
     },
   };
   return { ok: true, config };

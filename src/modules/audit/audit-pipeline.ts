@@ -1,6 +1,9 @@
 // The AuditSink behind the AUDIT_SINK token. record() only prepares the entry and buffers it:
-// no I/O on the call path. Buffered entries leave as one queue job per batch (a few ms later,
-// or at once when the batch is full); the worker writes a job's batch in one transaction.
+// no I/O on the call path. Buffered entries leave as one queue job per batch, when the batch is
+// full or when the oldest buffered entry has waited the flush interval, whichever comes first;
+// the worker writes a job's batch with one statement. A flush never runs inside record(): it is
+// scheduled with setImmediate, so the call that filled the batch finishes (and pending I/O is
+// served) before the database gets the event loop (embedded PGlite runs on this thread).
 // When the queue refuses a job (Redis down), the batch is written directly to the database;
 // when that fails too, it is kept and retried with backoff. Every record carries its event
 // id, so a batch that reaches the database twice (retry, fallback racing the queue) is
@@ -28,10 +31,13 @@ export type AuditLog = {
   info(obj: object, msg: string): void;
 };
 
+/** AUDIT_FLUSH_INTERVAL_MS default: see ADR 0008 for the choice. */
+export const DEFAULT_AUDIT_FLUSH_INTERVAL_MS = 100;
+
 export type AuditPipelineOptions = {
   batchSize: number;
-  /** How long a partial batch waits for company before it is sent. */
-  flushDelayMs?: number;
+  /** Longest a buffered entry waits for its batch to fill before the batch is sent anyway. */
+  flushIntervalMs?: number;
   /** add() slower than this counts as a refusal (fallback). */
   enqueueTimeoutMs?: number;
   exactSecrets?: readonly string[];
@@ -54,6 +60,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export class AuditPipeline implements AuditSink {
   private buffer: AuditRecordFields[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
+  private flushImmediate: NodeJS.Immediate | null = null;
+  /** The scheduled flush sends everything (deadline reached), not only full batches. */
+  private pendingAll = false;
   private readonly inflight = new Set<Promise<void>>();
   private retrying: AuditRecordFields[] = [];
   private retryTimer: NodeJS.Timeout | null = null;
@@ -89,20 +98,48 @@ export class AuditPipeline implements AuditSink {
       return;
     }
     this.buffer.push(fields);
-    if (this.buffer.length >= this.options.batchSize) void this.flush();
-    else if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => void this.flush(), this.options.flushDelayMs ?? 5);
-      this.flushTimer.unref?.();
-    }
+    if (this.buffer.length >= this.options.batchSize) this.flushSoon(false);
+    else if (!this.flushTimer) this.startTimer();
   }
 
   /** Sends everything buffered now; resolves when it was enqueued or written (or parked for retry). */
   flush(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
+    return this.send(true);
+  }
+
+  private startTimer(): void {
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushSoon(true);
+    }, this.options.flushIntervalMs ?? DEFAULT_AUDIT_FLUSH_INTERVAL_MS);
+    this.flushTimer.unref?.();
+  }
+
+  /** After the current callback and pending I/O: full batches only, or everything when `all`. */
+  private flushSoon(all: boolean): void {
+    if (this.flushImmediate) {
+      if (all) this.pendingAll = true;
+      return;
+    }
+    this.pendingAll = all;
+    this.flushImmediate = setImmediate(() => {
+      this.flushImmediate = null;
+      void this.send(this.pendingAll);
+    });
+  }
+
+  private send(all: boolean): Promise<void> {
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
+    this.flushImmediate = null;
+    const size = this.options.batchSize;
     const work: Promise<void>[] = [];
-    while (this.buffer.length > 0)
-      work.push(this.track(this.dispatch(this.buffer.splice(0, this.options.batchSize))));
+    while (this.buffer.length >= size || (all && this.buffer.length > 0))
+      work.push(this.track(this.dispatch(this.buffer.splice(0, size))));
+    // What stays behind (a partial batch) keeps, or gets, its deadline.
+    if (this.buffer.length === 0) {
+      if (this.flushTimer) clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    } else if (!this.flushTimer) this.startTimer();
     return Promise.all(work).then(() => undefined);
   }
 
@@ -133,6 +170,8 @@ export class AuditPipeline implements AuditSink {
     this.closed = true;
     await this.flush();
     await Promise.all([...this.inflight]);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     if (this.retrying.length > 0) {

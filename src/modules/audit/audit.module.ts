@@ -59,6 +59,7 @@ export function configuredSecrets(config: AppConfig): string[] {
       ) =>
         new AuditPipeline(queue, repo, metrics, logger, {
           batchSize: config.audit.batchSize,
+          flushIntervalMs: config.audit.flushIntervalMs,
           exactSecrets: configuredSecrets(config),
         }),
     },
