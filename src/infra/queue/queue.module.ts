@@ -14,8 +14,13 @@ import type { JobQueue } from './job-queue';
       provide: JOB_QUEUE,
       inject: [APP_CONFIG, LOGGER],
       useFactory: (config: AppConfig, logger: Logger): JobQueue => {
-        const queue = createJobQueue(config.storage.redisUrl, (error) =>
-          logger.error({ component: 'queue', err: error.message }, 'queue backend error'),
+        const queue = createJobQueue(
+          config.storage.redisUrl,
+          (error) => logger.error({ component: 'queue', err: error.message }, 'queue backend error'),
+          {
+            onWorkerRestart: (name, reason) =>
+              logger.warn({ component: 'queue', queue: name, reason }, 'queue worker replaced'),
+          },
         );
         logger.info({ component: 'queue', kind: queue.kind }, 'job queue ready');
         return queue;

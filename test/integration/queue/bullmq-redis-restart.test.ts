@@ -39,7 +39,8 @@ async function addWhenBack(queue: BullJobQueue, name: string, data: unknown, job
 }
 
 const suite = REDIS_BINARY ? describe : describe.skip;
-if (!REDIS_BINARY) process.stderr.write('SKIPPED BullMQ Redis restart suite: redis-server is not installed\n');
+if (!REDIS_BINARY)
+  process.stderr.write('SKIPPED BullMQ Redis restart suite: redis-server is not installed\n');
 
 suite('BullJobQueue with its Redis killed and restarted', () => {
   let redis: OwnRedis;
@@ -126,6 +127,12 @@ suite('BullJobQueue with its Redis killed and restarted', () => {
     const q = (queue = new BullJobQueue({ redisUrl: redis.url, prefix: 'gone', ...FAST }));
     await q.process('work', async () => undefined);
     await q.add('work', 1);
+    // Idle: the job ran and its result is stored before Redis goes.
+    await waitUntil(
+      async () => (await q.counts('work')).waiting + (await q.counts('work')).active === 0,
+      5_000,
+      'idle',
+    );
     await redis.kill();
     await sleep(300);
     const started = Date.now();
