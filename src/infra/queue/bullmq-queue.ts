@@ -96,6 +96,20 @@ async function until(done: () => boolean, ms: number): Promise<boolean> {
 
 const ignore = (): void => undefined;
 
+/**
+ * disconnect(), plus what ioredis leaves undone when the socket was already gone (status
+ * "reconnecting"; BullMQ's close(true) even marks such a client "end"): no "close" event
+ * follows, so commands waiting for the reconnect would stay pending for ever, and BullMQ keeps
+ * a timer per pending blocking fetch until it gives up. Rejecting them twice is harmless.
+ */
+function drop(client: Redis): void {
+  client.disconnect();
+  // Same message as ioredis' own: BullMQ treats it as a closed connection, not a job error.
+  (client as unknown as { flushQueue?: (error: Error) => void }).flushQueue?.(
+    new Error('Connection is closed.'),
+  );
+}
+
 export class BullJobQueue implements JobQueue {
   readonly kind = 'bullmq' as const;
   private readonly producer: Redis;
@@ -236,7 +250,7 @@ export class BullJobQueue implements JobQueue {
     );
     await Promise.all([...this.queues.values()].map((queue) => bounded(queue.close(), FORCE_STEP_MS)));
     if (this.producer.status === 'ready') await bounded(this.producer.quit(), FORCE_STEP_MS);
-    this.producer.disconnect(); // no-op after a clean quit; stops reconnect timers otherwise
+    drop(this.producer); // no-op after a clean quit; stops reconnect timers otherwise
   }
 
   private connectionOptions(): RedisOptions {
@@ -310,7 +324,7 @@ export class BullJobQueue implements JobQueue {
     await bounded(worker.pause(true), FORCE_STEP_MS);
     await until(() => slot.pending.size === 0 && (running?.size ?? 0) === 0, deadline - Date.now());
     await bounded(worker.close(true), FORCE_STEP_MS);
-    for (const client of slot.clients) client.disconnect();
+    for (const client of slot.clients) drop(client);
   }
 
   private startWatchdog(): void {
