@@ -16,11 +16,15 @@ export type Truncation = {
   hint: string;
 };
 
-type PathNode = { parent: PathNode | null; segment: string } | null;
+// The raw key: the JSON pointer segment is spelled out (and escaped) only for an array that is cut.
+type PathNode = { parent: PathNode; key: string | number } | null;
 
 function pathOf(node: PathNode): string {
   const parts: string[] = [];
-  for (let n = node; n; n = n.parent) parts.push(n.segment);
+  for (let n = node; n; n = n.parent)
+    parts.push(
+      typeof n.key === 'number' ? `/${n.key}` : `/${n.key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    );
   return parts.reverse().join('');
 }
 
@@ -46,18 +50,14 @@ function trimItems(data: unknown, maxItems: number, found: Truncation['items'] &
       for (let i = 0; i < arr.length; i++) {
         const item: unknown = arr[i];
         if (item !== null && typeof item === 'object')
-          stack.push({ holder: arr, key: i, path: { parent: path, segment: `/${i}` } });
+          stack.push({ holder: arr, key: i, path: { parent: path, key: i } });
       }
     } else if (value && typeof value === 'object') {
       const obj = value as Record<string, unknown>;
       for (const k of Object.keys(obj)) {
         const item = obj[k];
         if (item === null || typeof item !== 'object') continue;
-        stack.push({
-          holder: obj,
-          key: k,
-          path: { parent: path, segment: `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}` },
-        });
+        stack.push({ holder: obj, key: k, path: { parent: path, key: k } });
       }
     }
   }

@@ -77,6 +77,10 @@ function intOrNull(value: string | null | undefined): number | null {
   return Number(value.trim());
 }
 
+/** An absolute http(s) URL with a plain host, or an absolute path; no fragment. */
+const PLAIN_LINK_URL =
+  /^(?:https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)?\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/;
+
 /** Parses Gitea's Link header into rel -> {page, limit}. */
 export function parseLinkHeader(
   link: string | undefined,
@@ -87,10 +91,16 @@ export function parseLinkHeader(
     const m = /<([^>]*)>\s*;\s*rel="?([a-z]+)"?/i.exec(part);
     if (!m?.[1] || !m[2]) continue;
     let params: URLSearchParams;
-    try {
-      params = new URL(m[1], 'http://x').searchParams;
-    } catch {
-      continue;
+    if (PLAIN_LINK_URL.test(m[1])) {
+      // A plain http(s) or path URL (what Gitea sends): its query string alone, without a full URL parse.
+      const q = m[1].indexOf('?');
+      params = new URLSearchParams(q < 0 ? '' : m[1].slice(q + 1));
+    } else {
+      try {
+        params = new URL(m[1], 'http://x').searchParams;
+      } catch {
+        continue;
+      }
     }
     out[m[2].toLowerCase()] = { page: intOrNull(params.get('page')), limit: intOrNull(params.get('limit')) };
   }
