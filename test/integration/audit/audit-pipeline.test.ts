@@ -143,8 +143,9 @@ describeEachAuditDatabase('audit pipeline', (target) => {
           75_000,
           'all records after Redis returned',
         ).catch(async (e) => {
+          // Say where the records went before failing: it tells a lost record from a slow queue.
           process.stderr.write(
-            'DBG ' +
+            'audit records after Redis returned: stored=' +
               (await harness.repo.count()) +
               ' fb=' +
               (await metricValue(harness.registry, 'aegis_audit_fallback_total')) +
