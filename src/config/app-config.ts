@@ -25,6 +25,7 @@ export type AppConfig = {
     allowedOrigins: string[]; // MCP_ALLOWED_ORIGINS (comma list); empty = same-origin/no Origin only
     maxBodyBytes: number; // MCP_MAX_BODY_BYTES
     rateLimitPerMinute: number; // RATE_LIMIT_PER_MINUTE (per identity; 0 = off)
+    authFailuresPerMinute: number; // AUTH_FAILURES_PER_MINUTE (per remote address; 0 = off)
     maxConcurrentPerIdentity: number; // MAX_CONCURRENT_PER_IDENTITY
     maxConcurrentTotal: number; // MAX_CONCURRENT_TOTAL
     requestTimeoutMs: number; // REQUEST_TIMEOUT_MS

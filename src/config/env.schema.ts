@@ -194,6 +194,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     integer(0),
   ),
   v(
+    'AUTH_FAILURES_PER_MINUTE',
+    'mcp',
+    '30',
+    'Failed /mcp authentications audited one by one per remote address (IPv6: per /64) per minute; beyond it the answer is 429 and one summary record per address per minute (0 turns the limit off).',
+    integer(0),
+  ),
+  v(
     'MAX_CONCURRENT_PER_IDENTITY',
     'mcp',
     '16',
@@ -375,6 +382,7 @@ export function parseConfig(env: Env): ParseResult {
       allowedOrigins: get<string[]>('MCP_ALLOWED_ORIGINS', []),
       maxBodyBytes: get('MCP_MAX_BODY_BYTES', 1_048_576),
       rateLimitPerMinute: get('RATE_LIMIT_PER_MINUTE', 600),
+      authFailuresPerMinute: get('AUTH_FAILURES_PER_MINUTE', 30),
       maxConcurrentPerIdentity: get('MAX_CONCURRENT_PER_IDENTITY', 16),
       maxConcurrentTotal: get('MAX_CONCURRENT_TOTAL', 256),
       requestTimeoutMs: get('REQUEST_TIMEOUT_MS', 60_000),

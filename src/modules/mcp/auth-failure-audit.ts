@@ -2,6 +2,7 @@
 // audited like refused tool calls). Nothing the caller presented is stored: no token, no body
 // (it is never read for an unauthenticated request), only which scheme was offered.
 import { randomUUID } from 'node:crypto';
+import type { SuppressedAuthFailures } from '../../core/mcp/auth-failure-limiter';
 import type { AuditEntry } from '../../core/ports';
 import type { AuthFailure } from '../auth/identity-resolver';
 
@@ -44,5 +45,43 @@ export function authFailureEntry(
     masks: 0,
     blocked: false,
     arguments: { http_method: request.httpMethod, credentials: scheme, mcp_method: mcpMethod },
+  };
+}
+
+/** `kind` of the one record that stands for the failures suppressed from one address in a window. */
+export const SUPPRESSED_KIND = 'mcp_unauthorized_suppressed';
+
+/**
+ * One record for the failed authentications from one remote address that were answered 429 and
+ * not audited one by one (AUTH_FAILURES_PER_MINUTE): how many, from when to when, and from where.
+ */
+export function suppressedAuthFailuresEntry(summary: SuppressedAuthFailures): AuditEntry {
+  return {
+    eventId: randomUUID(),
+    time: new Date(summary.firstAt),
+    login: null,
+    mode: null,
+    sudo: null,
+    clientName: null,
+    clientVersion: null,
+    tool: MCP_AUTH_TOOL,
+    operationId: null,
+    org: null,
+    repo: null,
+    method: null,
+    path: null,
+    status: 429,
+    kind: SUPPRESSED_KIND,
+    durationMs: Math.max(0, summary.lastAt - summary.firstAt),
+    resultBytes: 0,
+    redactions: 0,
+    masks: 0,
+    blocked: false,
+    arguments: {
+      suppressed_failures: summary.count,
+      remote: summary.remote,
+      first_at: new Date(summary.firstAt).toISOString(),
+      last_at: new Date(summary.lastAt).toISOString(),
+    },
   };
 }

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
+import { AuthFailureLimiter, remoteKey } from '../../core/mcp/auth-failure-limiter';
 import { clientInfoFromParams, parseClientInfo } from '../../core/mcp/client-info.util';
 import { ConcurrencyLimiter, type Release } from '../../core/mcp/concurrency-limiter';
 import {
@@ -30,13 +31,15 @@ import type { McpMetrics } from './mcp-metrics';
 import { toAuthInfo, type ExchangeContext, type McpProtocol } from './mcp-protocol';
 import { readBody, sendWebResponse, toWebRequest } from './node-http.util';
 import type { SessionRevocations } from './session-revocations';
-import { authFailureEntry } from './auth-failure-audit';
+import { authFailureEntry, suppressedAuthFailuresEntry } from './auth-failure-audit';
 
 export type McpEndpointOptions = {
   allowedOrigins: string[];
   publicUrl: string | null;
   maxBodyBytes: number;
   rateLimitPerMinute: number;
+  /** Failed authentications audited one by one per remote address per minute (0 = no limit). */
+  authFailuresPerMinute?: number;
   maxConcurrentPerIdentity: number;
   maxConcurrentTotal: number;
   requestTimeoutMs: number;
@@ -58,6 +61,8 @@ const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** Entries kept by each of the endpoint's small caches before they start over. */
 const CACHE_LIMIT = 4096;
 const EXPOSED_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
+/** How often the summaries of suppressed authentication failures are written, at the latest. */
+const AUTH_SUMMARY_FLUSH_MS = 5_000;
 
 type Req = IncomingMessage & { body?: unknown };
 
@@ -71,6 +76,8 @@ export class McpEndpoint {
   private readonly rateLimiter: TokenBucketRateLimiter;
   private readonly concurrency: ConcurrencyLimiter;
   private readonly sessions: SessionTokenCodec;
+  private readonly authFailures: AuthFailureLimiter;
+  private readonly authSummaryTimer: ReturnType<typeof setInterval> | null;
 
   constructor(private readonly options: McpEndpointOptions) {
     this.origins = new OriginPolicy(options.allowedOrigins, options.publicUrl);
@@ -83,6 +90,21 @@ export class McpEndpoint {
     this.sessions = new SessionTokenCodec(options.sessionSecret, options.sessionMaxAgeSeconds, () =>
       Math.floor(Date.now() / 1000),
     );
+    this.authFailures = new AuthFailureLimiter({ perMinute: options.authFailuresPerMinute ?? 0 }, () =>
+      Date.now(),
+    );
+    // Summaries are written when their window ends, also when the failures have stopped by then.
+    this.authSummaryTimer =
+      this.authFailures.enabled && options.audit
+        ? setInterval(() => this.auditSuppressed(false), AUTH_SUMMARY_FLUSH_MS)
+        : null;
+    this.authSummaryTimer?.unref();
+  }
+
+  /** Stops the summary timer and writes the summaries of windows still open. */
+  close(): void {
+    if (this.authSummaryTimer) clearInterval(this.authSummaryTimer);
+    this.auditSuppressed(true);
   }
 
   async handle(req: Req, res: ServerResponse): Promise<void> {
@@ -129,6 +151,24 @@ export class McpEndpoint {
     const authStarted = Date.now();
     const auth = await this.options.identityResolver.authenticate(header(req, 'authorization'));
     if (!auth.ok) {
+      // Wrong or missing credentials are limited per remote address: within the budget each is
+      // audited, beyond it the answer is 429 and the failure only counted (one summary record per
+      // address and window). Credentials are still checked first, so a valid token is never
+      // refused because others failed from the same address.
+      if (auth.status === 401) {
+        const verdict = this.authFailures.failure(remoteKey(req.socket?.remoteAddress));
+        if (!verdict.record) {
+          res.setHeader('retry-after', String(verdict.retryAfterSeconds));
+          return this.reject(
+            res,
+            429,
+            null,
+            SERVER_ERROR,
+            'Too Many Requests: too many failed authentications from this address',
+            'auth_failures_limited',
+          );
+        }
+      }
       this.auditAuthFailure(req, method, auth, authStarted);
       if (auth.status === 401)
         res.setHeader('www-authenticate', this.options.identityResolver.challenge(auth));
@@ -512,6 +552,21 @@ export class McpEndpoint {
         { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
         'audit of an authentication failure failed',
       );
+    }
+  }
+
+  private auditSuppressed(all: boolean): void {
+    const summaries = this.authFailures.drain(all);
+    if (!this.options.audit) return;
+    for (const summary of summaries) {
+      try {
+        this.options.audit.record(suppressedAuthFailuresEntry(summary));
+      } catch (error) {
+        this.options.logger.warn(
+          { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
+          'audit of suppressed authentication failures failed',
+        );
+      }
     }
   }
 

@@ -124,6 +124,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
           publicUrl: config.server.publicUrl || null,
           maxBodyBytes: config.mcp.maxBodyBytes,
           rateLimitPerMinute: config.mcp.rateLimitPerMinute,
+          authFailuresPerMinute: config.mcp.authFailuresPerMinute,
           maxConcurrentPerIdentity: config.mcp.maxConcurrentPerIdentity,
           maxConcurrentTotal: config.mcp.maxConcurrentTotal,
           requestTimeoutMs: config.mcp.requestTimeoutMs,
@@ -161,6 +162,7 @@ export class McpModule implements OnModuleInit, OnApplicationBootstrap, OnModule
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.endpoint.close();
     await this.protocol.close();
     await this.revocations.close();
   }

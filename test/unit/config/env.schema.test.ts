@@ -31,6 +31,7 @@ describe('parseConfig', () => {
       allowedOrigins: [],
       maxBodyBytes: 1048576,
       rateLimitPerMinute: 600,
+      authFailuresPerMinute: 30,
       maxConcurrentPerIdentity: 16,
       maxConcurrentTotal: 256,
       requestTimeoutMs: 60000,

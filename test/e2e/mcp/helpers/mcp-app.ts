@@ -90,7 +90,8 @@ export async function startMcpApp(
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // 'close' rather than 'exit': stdout (logs, audit lines written at shutdown) is read to its end.
+        child.once('close', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
       }),
