@@ -49,7 +49,7 @@ describe('parseConfig', () => {
     });
     expect(config.secrets).toEqual({ detectionMode: 'mask', encryptionKey: null });
     expect(config.storage).toEqual({ databaseUrl: null, dataDir: './.data', redisUrl: null });
-    expect(config.audit).toEqual({ retentionDays: 90, batchSize: 100 });
+    expect(config.audit).toEqual({ retentionDays: 90, batchSize: 100, flushIntervalMs: 100 });
   });
 
   it('types and normalises given values', () => {
