@@ -12,6 +12,7 @@ import {
   chainRecords,
   decodeCursor,
   encodeCursor,
+  toExportObject,
   type AuditPage,
   type AuditQuery,
   type AuditRecordFields,
@@ -117,34 +118,9 @@ export function rowToRecord(row: Row): ChainedAuditRecord {
   };
 }
 
-/** One record as a row of the jsonb_to_recordset() input of APPEND_SQL (keys are column names). */
+/** One record as a row of the jsonb_to_recordset() input of APPEND_SQL: the export shape, whose keys are the column names. */
 function recordRow(record: ChainedAuditRecord): Record<string, JsonValue> {
-  return {
-    seq: record.seq.toString(),
-    event_id: record.eventId,
-    created_at: record.createdAt.toISOString(),
-    login: record.login,
-    mode: record.mode,
-    sudo: record.sudo,
-    client_name: record.clientName,
-    client_version: record.clientVersion,
-    tool: record.tool,
-    operation_id: record.operationId,
-    org: record.org,
-    repo: record.repo,
-    method: record.method,
-    path: record.path,
-    status: record.status,
-    kind: record.kind,
-    duration_ms: record.durationMs,
-    result_bytes: record.resultBytes,
-    redactions: record.redactions,
-    masks: record.masks,
-    blocked: record.blocked,
-    arguments: record.arguments,
-    prev_hash: record.prevHash,
-    hash: record.hash,
-  };
+  return toExportObject(record) as Record<string, JsonValue>;
 }
 
 const COLUMN_LIST = COLUMNS.map(([name]) => name).join(', ');
