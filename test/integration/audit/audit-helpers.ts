@@ -1,11 +1,7 @@
 // Shared helpers for the audit pipeline suites: a pipeline wired like the module does, a
 // redis-server the test owns (so it can kill and restart it), a TCP proxy that can cut the
 // database away, and polling.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { AuditRecordRepository, type AuditDb } from '../../../src/infra/audit/audit-record.repository';
 import { BullJobQueue } from '../../../src/infra/queue/bullmq-queue';
@@ -78,66 +74,8 @@ export async function metricValue(registry: Registry, name: string): Promise<num
   return (metric?.values as Array<{ value: number }> | undefined)?.reduce((sum, v) => sum + v.value, 0) ?? 0;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-export const REDIS_BINARY =
-  spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim() || null;
-
-/** A redis-server owned by the test, with an append-only file so a kill -9 loses no job. */
-export class OwnRedis {
-  private child: ChildProcess | null = null;
-  private readonly dir = mkdtempSync(join(tmpdir(), 'aegis-audit-redis-'));
-  constructor(readonly port: number) {}
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start(): Promise<void> {
-    this.child = spawn(
-      REDIS_BINARY as string,
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        this.dir,
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--save',
-        '',
-      ],
-      { stdio: 'ignore' },
-    );
-    await waitFor(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const s = connect(this.port, '127.0.0.1', () => {
-            s.end();
-            resolve(true);
-          });
-          s.on('error', () => resolve(false));
-        }),
-      10_000,
-      'redis-server',
-    );
-  }
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
+// One redis-server helper for every suite that kills and restarts Redis.
+export { OwnRedis, REDIS_BINARY, freePort } from '../queue/own-redis';
 
 /** TCP proxy in front of PostgreSQL: cut() drops every connection and refuses new ones. */
 export class CuttableProxy {

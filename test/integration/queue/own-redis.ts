@@ -45,7 +45,7 @@ export class OwnRedis {
   private child: ChildProcess | null = null;
   private readonly dir = mkdtempSync(join(tmpdir(), 'aegis-queue-redis-'));
 
-  private constructor(readonly port: number) {}
+  constructor(readonly port: number) {}
 
   static async start(): Promise<OwnRedis> {
     const redis = new OwnRedis(await freePort());
