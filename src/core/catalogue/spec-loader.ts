@@ -48,10 +48,16 @@ export function loadBundledSpec(): SwaggerSpec {
   return bundledCache;
 }
 
+// The service builds its catalogue once and then drops the swagger document; caching it at module
+// level would pin the whole parsed spec for the life of the process.
+function loadBundledSpecOnce(): SwaggerSpec {
+  return bundledCache ?? parseSpec(readFileSync(bundledSpecPath(), 'utf8'), 'bundled spec');
+}
+
 export async function loadSpec(options: SpecLoadOptions): Promise<LoadedSpec> {
   const source = options.source.trim() || 'bundled';
   if (source === 'bundled')
-    return { spec: loadBundledSpec(), source: 'bundled', location: bundledSpecPath() };
+    return { spec: loadBundledSpecOnce(), source: 'bundled', location: bundledSpecPath() };
   if (source === 'live') {
     const url = `${(options.giteaUrl ?? '').replace(/\/+$/, '')}/swagger.v1.json`;
     try {
@@ -61,7 +67,7 @@ export async function loadSpec(options: SpecLoadOptions): Promise<LoadedSpec> {
     } catch (error) {
       // The live spec is a convenience; the bundled one keeps the service usable.
       options.warn?.(`live Gitea spec unusable (${describe(error)}); falling back to the bundled Gitea spec`);
-      return { spec: loadBundledSpec(), source: 'bundled', location: bundledSpecPath() };
+      return { spec: loadBundledSpecOnce(), source: 'bundled', location: bundledSpecPath() };
     }
   }
   const path = resolve(source);

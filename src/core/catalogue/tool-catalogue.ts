@@ -1,5 +1,5 @@
 // One MCP tool per Gitea operationId, plus the raw tool. Built once from the loaded spec.
-import type { JsonObject, McpToolDefinition } from '../executor/tool-service';
+import type { JsonObject, JsonValue, McpToolDefinition } from '../executor/tool-service';
 import { inlineSchema, parameterSchema, uploadSchema } from './schema-convert.util';
 import { HTTP_METHODS, type SwaggerParameter, type SwaggerSpec } from './swagger-types';
 
@@ -133,11 +133,35 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
       });
     }
   }
+  // Inlined $refs give every tool its own deep copy of the same definitions; share one object per
+  // distinct sub-schema instead. Done after building because the builder mutates fresh schemas.
+  const interned = new Map<string, JsonValue>();
+  for (const op of operations) {
+    op.tool.inputSchema = intern(op.tool.inputSchema, interned) as JsonObject;
+    if (op.body) op.body.schema = intern(op.body.schema, interned) as JsonObject;
+  }
   return {
     operations,
     byName: new Map(operations.map((o) => [o.operationId, o])),
     specVersion: spec.info?.version ?? 'unknown',
   };
+}
+
+/** Returns a canonical instance of value, so structurally equal sub-trees are one object in memory. */
+function intern(value: JsonValue, seen: Map<string, JsonValue>): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  let copy: JsonValue;
+  if (Array.isArray(value)) copy = value.map((v) => intern(v, seen));
+  else {
+    const obj: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) obj[k] = intern(v, seen);
+    copy = obj;
+  }
+  const key = JSON.stringify(copy);
+  const found = seen.get(key);
+  if (found !== undefined) return found;
+  seen.set(key, copy);
+  return copy;
 }
 
 function withPrefix(prefix: string, text: unknown): string {
