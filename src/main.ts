@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { formatConfigIssues, parseConfig } from './config/env.schema';
@@ -19,7 +19,11 @@ export async function createApp(
   config: AppConfig,
   options: Omit<AppModuleOptions, 'config'> = {},
 ): Promise<INestApplication> {
-  const logger = options.logger ?? createLogger({ level: config.server.logLevel });
+  // Synchronous stdout: on SIGTERM Nest re-raises the signal once closed, which would drop log
+  // lines still queued in an asynchronous writer (the shutdown lines above all).
+  const logger =
+    options.logger ??
+    createLogger({ level: config.server.logLevel }, pino.destination({ dest: 1, sync: true }));
   const app = await NestFactory.create(AppModule.forRoot({ ...options, config, logger }), {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     // The MCP endpoint reads and bounds its own request bodies (MCP_MAX_BODY_BYTES).
