@@ -5,7 +5,7 @@ import { UnknownToolError, type ToolService } from '../../core/executor/tool-ser
 import type { CallIdentity } from '../../core/ports';
 import type { IdentityResolver } from '../auth/identity-resolver';
 import { McpMetrics } from './mcp-metrics';
-import { McpProtocol, toAuthInfo, type ExchangeContext } from './mcp-protocol';
+import { McpProtocol, resultResponseJson, toAuthInfo, type ExchangeContext } from './mcp-protocol';
 
 const identity: CallIdentity = {
   login: 'svc',
@@ -82,5 +82,13 @@ describe('McpProtocol.serveLegacyFast', () => {
     ['a bad progress token', { name: 'repoGet', _meta: { progressToken: {} } }],
   ])('leaves %s to the SDK server', async (_label, params) => {
     expect(await protocol.serveLegacyFast({ id: 1, method: 'tools/call', params }, context())).toBeNull();
+  });
+});
+
+describe('resultResponseJson', () => {
+  it('writes the same response as stringifying the whole envelope', () => {
+    const result = { content: [{ type: 'text' as const, text: '{"a":"q\\"uote\\n\u2028"}' }], isError: true };
+    for (const id of [7, 'x"y'])
+      expect(JSON.parse(resultResponseJson(result, id))).toEqual({ result, jsonrpc: '2.0', id });
   });
 });

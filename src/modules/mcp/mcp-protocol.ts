@@ -145,8 +145,7 @@ export class McpProtocol {
     }
     if (message.method !== 'tools/call' || !isPlainCallParams(params)) return null;
     try {
-      const result = await this.callTool(params, context);
-      return JSON.stringify({ result, jsonrpc: '2.0', id: message.id });
+      return resultResponseJson(await this.callTool(params, context), message.id);
     } catch (error) {
       // The SDK's answer for a throwing handler (2025-era codes).
       const e = error as { code?: unknown; message?: string; data?: unknown };
@@ -184,6 +183,8 @@ export class McpProtocol {
     });
     return server;
   }
+
+  private readonly callLoggers = new Map<string, Logger>();
 
   private async callTool(
     params: { name: string; arguments?: unknown; _meta?: Record<string, unknown> },
@@ -253,23 +254,55 @@ export class McpProtocol {
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     this.options.metrics.toolCalls.inc({ tool, kind });
     this.options.metrics.toolCallSeconds.observe({ kind }, durationMs / 1000);
-    this.options.logger.info(
-      {
+    // The per-identity fields live in a cached child, whose bindings pino serialises once: each call
+    // builds and serialises only the four fields that change.
+    this.callLogger(identity, context.protocolVersion).info({ tool, status, kind, durationMs }, 'tool call');
+  }
+
+  /** A child logger bound to one identity's tool_call fields; bounded so that many identities cannot grow it. */
+  private callLogger(identity: CallIdentity, protocolVersion: string): Logger {
+    const client = identity.client?.name ?? null;
+    // NUL cannot occur in logins or version strings; \u0001 marks null apart from an empty string.
+    const key = `${identity.login}\u0000${identity.mode}\u0000${identity.sudo ?? '\u0001'}\u0000${client ?? '\u0001'}\u0000${protocolVersion}`;
+    let child = this.callLoggers.get(key);
+    if (child === undefined) {
+      if (this.callLoggers.size >= CALL_LOGGER_CACHE_SIZE) this.callLoggers.clear();
+      child = this.options.logger.child({
         component: 'mcp',
         event: 'tool_call',
-        tool,
         login: identity.login,
         mode: identity.mode,
         sudo: identity.sudo,
-        client: identity.client?.name ?? null,
-        protocolVersion: context.protocolVersion,
-        status,
-        kind,
-        durationMs,
-      },
-      'tool call',
-    );
+        client,
+        protocolVersion,
+      });
+      this.callLoggers.set(key, child);
+    }
+    return child;
   }
+}
+
+const CALL_LOGGER_CACHE_SIZE = 1024;
+
+/**
+ * The JSON-RPC response of a tool result, written in one pass: the envelope is a fixed template and
+ * only the text fields (already JSON documents themselves) go through JSON.stringify, instead of
+ * stringifying the whole nested response object. Same members as JSON.stringify({ result, jsonrpc, id }).
+ */
+export function resultResponseJson(result: ToolCallResult, id: string | number): string {
+  for (const key in result)
+    if (key !== 'content' && key !== 'isError') return JSON.stringify({ result, jsonrpc: '2.0', id });
+  let json = '{"result":{"content":[';
+  const content = result.content;
+  for (let i = 0; i < content.length; i++) {
+    const item = content[i] as { type: 'text'; text: string };
+    if (item.type !== 'text' || Object.keys(item).length !== 2 || typeof item.text !== 'string')
+      return JSON.stringify({ result, jsonrpc: '2.0', id });
+    json += `${i === 0 ? '' : ','}{"type":"text","text":${JSON.stringify(item.text)}}`;
+  }
+  json += ']';
+  if (typeof result.isError === 'boolean') json += result.isError ? ',"isError":true' : ',"isError":false';
+  return `${json}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
 
 class DeadlineExceeded extends Error {}
