@@ -9,6 +9,28 @@ import type { AuthFailure } from '../auth/identity-resolver';
 /** `tool` of these records; no Gitea operation is involved. */
 export const MCP_AUTH_TOOL = 'mcp.authenticate';
 
+/** What an authentication record never has: no identity, no Gitea call, no result. */
+function noCallFields() {
+  return {
+    eventId: randomUUID(),
+    login: null,
+    mode: null,
+    sudo: null,
+    clientName: null,
+    clientVersion: null,
+    tool: MCP_AUTH_TOOL,
+    operationId: null,
+    org: null,
+    repo: null,
+    method: null,
+    path: null,
+    resultBytes: 0,
+    redactions: 0,
+    masks: 0,
+    blocked: false,
+  } satisfies Partial<AuditEntry>;
+}
+
 export function authFailureEntry(
   failure: AuthFailure,
   request: { httpMethod: string; authorization: string | undefined; mcpMethod: string | undefined },
@@ -23,27 +45,12 @@ export function authFailureEntry(
   const mcpMethod =
     request.mcpMethod && /^[A-Za-z0-9/_.-]{1,64}$/.test(request.mcpMethod) ? request.mcpMethod : null;
   return {
-    eventId: randomUUID(),
+    ...noCallFields(),
     time: new Date(started),
-    login: null,
-    mode: null,
-    sudo: null,
-    clientName: null,
-    clientVersion: null,
-    tool: MCP_AUTH_TOOL,
-    operationId: null,
-    org: null,
-    repo: null,
-    method: null,
-    path: null,
     // The status /mcp answered (401 wrong or missing credentials, 503 identity not resolvable).
     status: failure.status,
     kind: failure.status === 401 ? 'mcp_unauthorized' : 'mcp_identity_unavailable',
     durationMs: Math.max(0, now - started),
-    resultBytes: 0,
-    redactions: 0,
-    masks: 0,
-    blocked: false,
     arguments: { http_method: request.httpMethod, credentials: scheme, mcp_method: mcpMethod },
   };
 }
@@ -57,26 +64,11 @@ export const SUPPRESSED_KIND = 'mcp_unauthorized_suppressed';
  */
 export function suppressedAuthFailuresEntry(summary: SuppressedAuthFailures): AuditEntry {
   return {
-    eventId: randomUUID(),
+    ...noCallFields(),
     time: new Date(summary.firstAt),
-    login: null,
-    mode: null,
-    sudo: null,
-    clientName: null,
-    clientVersion: null,
-    tool: MCP_AUTH_TOOL,
-    operationId: null,
-    org: null,
-    repo: null,
-    method: null,
-    path: null,
     status: 429,
     kind: SUPPRESSED_KIND,
     durationMs: Math.max(0, summary.lastAt - summary.firstAt),
-    resultBytes: 0,
-    redactions: 0,
-    masks: 0,
-    blocked: false,
     arguments: {
       suppressed_failures: summary.count,
       remote: summary.remote,
