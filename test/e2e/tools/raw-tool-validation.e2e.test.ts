@@ -1,6 +1,5 @@
 // End to end: gitea_api_request validates its query and body against the operation its path
 // matches, so a bad body never reaches Gitea (issue 4), against the Gitea simulator.
-import type { AppConfig } from '../../../src/config/app-config';
 import type { AuditEntry, CallIdentity, GiteaRequest, GiteaTransport } from '../../../src/core/ports';
 import { loadBundledSpec } from '../../../src/core/catalogue/spec-loader';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
@@ -9,18 +8,9 @@ import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
 import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
 import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';
 import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
+import { E2E_TOOLS_CONFIG } from './tools-config';
 
-const tools: AppConfig['tools'] = {
-  specSource: 'bundled',
-  toolsets: [],
-  mode: 'full',
-  readOnly: false,
-  disabledTools: [],
-  allowSudo: false,
-  maxResponseItems: 100,
-  maxResponseChars: 200_000,
-  maxBinaryBytes: 4096,
-};
+const tools = E2E_TOOLS_CONFIG;
 
 describe('gitea_api_request validation against the Gitea simulator', () => {
   let sim: GiteaSimulator;

@@ -9,19 +9,10 @@ import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
 import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
 import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';
 import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
+import { E2E_TOOLS_CONFIG } from './tools-config';
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 4096 });
-const baseTools: AppConfig['tools'] = {
-  specSource: 'bundled',
-  toolsets: [],
-  mode: 'full',
-  readOnly: false,
-  disabledTools: [],
-  allowSudo: false,
-  maxResponseItems: 100,
-  maxResponseChars: 200_000,
-  maxBinaryBytes: 4096,
-};
+const baseTools = E2E_TOOLS_CONFIG;
 
 describe('ToolService against the Gitea simulator', () => {
   let sim: GiteaSimulator;
