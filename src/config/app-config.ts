@@ -19,6 +19,9 @@ export type AppConfig = {
     timeoutMs: number; // GITEA_TIMEOUT_MS
     oauthClientId: string | null; // GITEA_OAUTH_CLIENT_ID
     oauthClientSecret: string | null; // GITEA_OAUTH_CLIENT_SECRET
+    oauthAdminScopes: boolean; // GITEA_OAUTH_ADMIN_SCOPES: ask for read:/write:admin too
+    grantReconcileIntervalMs: number; // GITEA_GRANT_RECONCILE_INTERVAL_MS: lifecycle bound
+    tokenRefreshAheadMs: number; // GITEA_TOKEN_REFRESH_AHEAD_MS
   };
   mcp: {
     bearerToken: string | null; // MCP_BEARER_TOKEN
@@ -44,6 +47,7 @@ export type AppConfig = {
   secrets: {
     detectionMode: SecretDetectionMode; // SECRET_DETECTION_MODE
     encryptionKey: string | null; // ENCRYPTION_KEY (32 bytes, base64 or hex) for grants at rest
+    previousEncryptionKeys: string[]; // ENCRYPTION_KEYS_PREVIOUS: decrypt only (rotation)
   };
   storage: {
     databaseUrl: string | null; // DATABASE_URL; null = embedded PGlite under dataDir

@@ -171,6 +171,27 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     true,
   ),
   v(
+    'GITEA_OAUTH_ADMIN_SCOPES',
+    'gitea',
+    'false',
+    'Also ask Gitea for read:admin / write:admin when a person signs in, so site admins can use admin tools through their own grant.',
+    boolean,
+  ),
+  v(
+    'GITEA_GRANT_RECONCILE_INTERVAL_MS',
+    'gitea',
+    '300000',
+    'How often every person with a Gitea grant is checked on Gitea; a suspended, prohibit-login or deleted account loses its grants within this bound (plus one run).',
+    integer(10_000),
+  ),
+  v(
+    'GITEA_TOKEN_REFRESH_AHEAD_MS',
+    'gitea',
+    '600000',
+    'Gitea access tokens expiring within this window are refreshed by the background job (a call also refreshes a token with under a minute left).',
+    integer(60_000),
+  ),
+  v(
     'MCP_BEARER_TOKEN',
     'mcp',
     null,
@@ -288,6 +309,14 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     true,
   ),
   v(
+    'ENCRYPTION_KEYS_PREVIOUS',
+    'secrets',
+    '(none)',
+    'Comma-separated former ENCRYPTION_KEY values: they only decrypt, and a background job re-encrypts their rows with ENCRYPTION_KEY (key rotation without downtime).',
+    (raw: string) => list(raw).map(encryptionKey),
+    true,
+  ),
+  v(
     'DATABASE_URL',
     'storage',
     null,
@@ -376,6 +405,9 @@ export function parseConfig(env: Env): ParseResult {
       timeoutMs: get('GITEA_TIMEOUT_MS', 30_000),
       oauthClientId: get<string | null>('GITEA_OAUTH_CLIENT_ID', null),
       oauthClientSecret: get<string | null>('GITEA_OAUTH_CLIENT_SECRET', null),
+      oauthAdminScopes: get('GITEA_OAUTH_ADMIN_SCOPES', false),
+      grantReconcileIntervalMs: get('GITEA_GRANT_RECONCILE_INTERVAL_MS', 300_000),
+      tokenRefreshAheadMs: get('GITEA_TOKEN_REFRESH_AHEAD_MS', 600_000),
     },
     mcp: {
       bearerToken: get<string | null>('MCP_BEARER_TOKEN', null),
@@ -401,6 +433,7 @@ export function parseConfig(env: Env): ParseResult {
     secrets: {
       detectionMode: get<SecretDetectionMode>('SECRET_DETECTION_MODE', 'mask'),
       encryptionKey: get<string | null>('ENCRYPTION_KEY', null),
+      previousEncryptionKeys: get<string[]>('ENCRYPTION_KEYS_PREVIOUS', []),
     },
     storage: {
       databaseUrl: get<string | null>('DATABASE_URL', null),

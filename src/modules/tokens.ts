@@ -7,3 +7,6 @@ export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY'); // prom-client Regis
 export const LOGGER = Symbol('LOGGER'); // pino Logger (src/infra/logging)
 export const PRISMA = Symbol('PRISMA'); // connected PrismaClient (src/infra/database)
 export const JOB_QUEUE = Symbol('JOB_QUEUE'); // JobQueue (src/infra/queue): BullMQ or in-process
+export const GITEA_SIGN_IN = Symbol('GITEA_SIGN_IN'); // core/oauth/gitea-seam GiteaSignIn (src/modules/gitea-oauth)
+export const GITEA_GRANT_STORE = Symbol('GITEA_GRANT_STORE'); // core/oauth/gitea-seam GiteaGrantStore (src/modules/gitea-oauth)
+export const MCP_GRANT_REVOKER = Symbol('MCP_GRANT_REVOKER'); // core/oauth/gitea-seam McpGrantRevoker (the MCP authorization server)

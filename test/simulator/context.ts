@@ -23,8 +23,10 @@ export type Ctx = {
   route: Route;
   doer: User | null;
   token: AccessToken | null;
-  /** How the caller authenticated: scopes apply to 'token' only. */
+  /** How the caller authenticated: scopes apply to 'token' and 'oauth'. */
   authKind: 'token' | 'oauth' | 'basic' | null;
+  /** The token carries Gitea's public-only scope: private repos, orgs and users are invisible. */
+  publicOnly?: boolean;
 };
 
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
@@ -101,6 +103,9 @@ export function loadRepo(
   const name = (ctx.params.repo ?? '').toLowerCase();
   const repo = owner && ctx.state.repos.find((r) => r.ownerId === owner.id && r.name.toLowerCase() === name);
   if (!owner || !repo) throw notFound();
+  // api.go checkTokenPublicOnly
+  if (ctx.publicOnly && (repo.private || owner.visibility !== 'public'))
+    throw new HttpError(403, 'token scope is limited to public repos');
   const perm = repoPerm(ctx.state, repo, ctx.doer);
   if (perm === 'none') throw notFound();
   if (need !== 'read') {
@@ -119,6 +124,8 @@ export function loadRepo(
 export function loadOrg(ctx: Ctx, param = 'org', need: 'read' | 'member' | 'owner' = 'read'): User {
   const org = findUser(ctx.state, ctx.params[param] ?? '');
   if (!org || !org.isOrg || !canSeeOwner(ctx.state, org, ctx.doer)) throw notFound();
+  if (ctx.publicOnly && org.visibility !== 'public')
+    throw new HttpError(403, 'token scope is limited to public orgs');
   if (need === 'member' && !isOrgMember(ctx.state, org, requireUser(ctx)) && !ctx.doer!.isAdmin)
     throw new HttpError(403, 'Must be an organization member');
   if (need === 'owner' && !isOrgOwner(ctx.state, org, requireUser(ctx)))

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { apiUrl, findUser, type Ctx, type Handler, type World } from './context';
 import { deepJson, FaultSwitches, hugeJson, type FaultRule } from './faults';
 import { HttpError, parseBody, readBody, type Reply } from './http.util';
-import { basicUser, OAuthProvider } from './oauth';
+import { basicUser, OAuthProvider, signInProhibited } from './oauth';
 import { loadSwagger, Router, swaggerPath } from './router';
 import { seed, type SeededTokens, type SeedName } from './seed';
 import { createState, type AccessToken, type SimState, type User } from './state';
@@ -40,7 +40,13 @@ export type GiteaSimulator = {
 
 const SWAGGER_URL_SUFFIX = '/api/swagger';
 
-type Auth = { doer: User | null; token: AccessToken | null; kind: Ctx['authKind'] };
+type Auth = {
+  doer: User | null;
+  token: AccessToken | null;
+  kind: Ctx['authKind'];
+  /** Effective scopes of a personal access token or an OAuth grant (basic auth has none). */
+  scopes: string[] | null;
+};
 
 function scopeCategory(path: string): string {
   if (path.startsWith('/admin')) return 'admin';
@@ -68,6 +74,7 @@ function scopeCategory(path: string): string {
 
 function hasScope(scopes: string[], level: 'read' | 'write', category: string): boolean {
   if (scopes.includes('all')) return true;
+  if (category === 'misc' && level === 'read') return true; // /version, /settings/*: public
   if (scopes.includes(`write:${category}`)) return true;
   return level === 'read' && scopes.includes(`read:${category}`);
 }
@@ -85,25 +92,37 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
 
   const authenticate = (req: IncomingMessage): Auth => {
     const header = req.headers.authorization?.trim() ?? '';
-    if (!header) return { doer: null, token: null, kind: null };
+    if (!header) return { doer: null, token: null, kind: null, scopes: null };
     const bad = new HttpError(401, 'invalid username, password or token');
     const m = /^(token|bearer)\s+(.+)$/i.exec(header);
     if (m) {
       const value = m[2]!.trim();
       const t = state.tokens.find((x) => x.token === value);
-      if (t) return { doer: state.users.find((u) => u.id === t.userId)!, token: t, kind: 'token' };
-      const u = oauth.userForAccessToken(value);
-      if (u) return { doer: u, token: null, kind: 'oauth' };
+      if (t)
+        return {
+          doer: state.users.find((u) => u.id === t.userId)!,
+          token: t,
+          kind: 'token',
+          scopes: t.scopes,
+        };
+      const access = oauth.accessFor(value);
+      if (access) return { doer: access.user, token: null, kind: 'oauth', scopes: access.scopes };
       throw bad;
     }
     if (/^basic\s/i.test(header)) {
       const u = basicUser(state, req);
-      if (u) return { doer: u, token: null, kind: 'basic' };
+      if (u) return { doer: u, token: null, kind: 'basic', scopes: null };
       // Gitea also accepts an access token as the basic-auth password
       const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
       const secret = decoded.slice(decoded.indexOf(':') + 1);
       const t = state.tokens.find((x) => x.token === secret);
-      if (t) return { doer: state.users.find((x) => x.id === t.userId)!, token: t, kind: 'token' };
+      if (t)
+        return {
+          doer: state.users.find((x) => x.id === t.userId)!,
+          token: t,
+          kind: 'token',
+          scopes: t.scopes,
+        };
       throw bad;
     }
     throw bad;
@@ -117,6 +136,9 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
     if (match === null) throw new HttpError(404, 'not found');
     if (match === 'method') throw new HttpError(405, 'method not allowed');
     const auth = authenticate(req);
+    // api.go: a signed-in user who may not sign in (prohibit_login, inactive) is refused everywhere.
+    const prohibited = auth.doer ? signInProhibited(auth.doer) : null;
+    if (prohibited) throw new HttpError(403, prohibited);
     let doer = auth.doer;
     const sudo = (req.headers.sudo as string | undefined) ?? query.get('sudo');
     if (sudo && doer) {
@@ -125,16 +147,17 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
       if (!target || target.isOrg) throw new HttpError(404, `user redirect does not exist [name: ${sudo}]`);
       doer = target;
     }
-    if (auth.kind === 'token' && auth.token) {
+    // Scopes bind personal access tokens and OAuth tokens alike (OAuth: the grant's scope).
+    if (auth.scopes) {
       const level = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
       const category = scopeCategory(rawPath);
-      if (!hasScope(auth.token.scopes, level, category)) {
+      if (!hasScope(auth.scopes, level, category)) {
         throw new HttpError(
           403,
-          `token does not have at least one of required scope(s), required=[${level}:${category}], token scope=${auth.token.scopes.join(',')}`,
+          `token does not have at least one of required scope(s), required=[${level}:${category}], token scope=${auth.scopes.join(',')}`,
         );
       }
-      auth.token.lastUsed = new Date().toISOString();
+      if (auth.token) auth.token.lastUsed = new Date().toISOString();
     }
     const handler: Handler | undefined = handlers[match.route.operation.operationId];
     if (!handler) {
@@ -157,6 +180,7 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
       doer,
       token: auth.token,
       authKind: auth.kind,
+      publicOnly: auth.scopes?.includes('public-only') ?? false,
     };
     return handler(ctx);
   };
@@ -165,26 +189,15 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
     const method = (req.method ?? 'GET').toUpperCase();
     if (path === '/swagger.v1.json' && method === 'GET')
       return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
-    if (path === '/login/oauth/authorize' && method === 'GET') return oauth.authorize(req, query);
-    if (path === '/login/oauth/access_token' && method === 'POST') {
+    // Form or JSON bodies (Gitea's binding accepts both on the OAuth endpoints).
+    const form: Record<string, string> = {};
+    if (method === 'POST') {
       const body = parseBody(await readBody(req), req.headers['content-type']);
-      const form: Record<string, string> = {};
       for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>))
         if (typeof v === 'string') form[k] = v;
-      return oauth.accessToken(req, form);
     }
-    if (path === '/login/oauth/userinfo' && (method === 'GET' || method === 'POST'))
-      return oauth.userinfo(req);
-    if (path === '/.well-known/openid-configuration' && method === 'GET') return oauth.openidConfiguration();
-    if (path === '/user/login' && method === 'GET') {
-      return {
-        status: 200,
-        contentType: 'text/html; charset=utf-8',
-        raw: Buffer.from(
-          '<!DOCTYPE html><html><body><p>Gitea simulator: sign in is done by tests (oauth.approve or oauth.autoApproveAs).</p></body></html>',
-        ),
-      };
-    }
+    const oauthReply = oauth.handleWeb(req, method, path, query, () => form);
+    if (oauthReply) return oauthReply;
     if (path === '/' || path === '')
       return {
         status: 200,

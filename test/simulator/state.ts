@@ -10,6 +10,10 @@ export type User = {
   password: string;
   isAdmin: boolean;
   isOrg: boolean;
+  /** Gitea's is_active (false: not activated, or deactivated by an admin). */
+  isActive: boolean;
+  /** Gitea's prohibit_login ("suspended" in the admin UI). */
+  prohibitLogin: boolean;
   visibility: 'public' | 'limited' | 'private';
   description: string;
   website: string;
@@ -202,6 +206,7 @@ export type OAuthCode = {
   code: string;
   appId: number;
   userId: number;
+  grantId: number;
   redirectUri: string;
   challenge: string;
   challengeMethod: string;
@@ -279,6 +284,8 @@ export function addUser(
     password: opts.password ?? `${login}-password`,
     isAdmin: opts.isAdmin ?? false,
     isOrg: opts.isOrg ?? false,
+    isActive: true,
+    prohibitLogin: false,
     visibility: opts.visibility ?? 'public',
     description: opts.description ?? '',
     website: '',

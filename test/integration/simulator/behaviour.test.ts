@@ -261,6 +261,7 @@ describe('Gitea simulator behaviour', () => {
 
     it('exchanges a PKCE code, rotates refresh tokens, expires access tokens and serves userinfo', async () => {
       const app = sim.oauth.registerApp({ name: 'mcp', redirectUris: [redirectUri] });
+      sim.oauth.invalidateRefreshTokens = true;
       const { verifier, challenge } = pkce();
       const code = sim.oauth.approve({
         clientId: app.clientId,
@@ -291,7 +292,7 @@ describe('Gitea simulator behaviour', () => {
       });
       expect(first.status).toBe(200);
       const t1 = await first.json().then(loose);
-      expect(t1).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+      expect(t1).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
       // a code is single-use
       expect(
         (await token({ ...base, grant_type: 'authorization_code', code: code2, code_verifier: verifier }))
@@ -331,6 +332,7 @@ describe('Gitea simulator behaviour', () => {
       expect(expired.status).toBe(401);
       const again = await token({ ...base, grant_type: 'refresh_token', refresh_token: t2.refresh_token });
       expect(again.status).toBe(200);
+      sim.oauth.invalidateRefreshTokens = false;
     });
 
     it('redirects from /login/oauth/authorize with a code (auto-approve) and requires PKCE for public clients', async () => {
@@ -349,7 +351,7 @@ describe('Gitea simulator behaviour', () => {
         q.set('code_challenge', challenge);
         q.set('code_challenge_method', 'S256');
         const res = await fetch(`${sim.url}/login/oauth/authorize?${q}`, { redirect: 'manual' });
-        expect(res.status).toBe(302);
+        expect(res.status).toBe(303);
         const loc = new URL(res.headers.get('location')!);
         expect(loc.searchParams.get('state')).toBe('xyz');
         const t = await token({

@@ -573,6 +573,8 @@ export const orgUserHandlers: Record<string, Handler> = {
     if (b.admin !== undefined) u.isAdmin = !!b.admin;
     if (b.password !== undefined) u.password = b.password;
     if (b.visibility !== undefined) u.visibility = b.visibility;
+    if (b.active !== undefined) u.isActive = !!b.active;
+    if (b.prohibit_login !== undefined) u.prohibitLogin = !!b.prohibit_login;
     return json(200, toUser(ctx.world, u, ctx.doer));
   },
   adminDeleteUser: (ctx) => {
@@ -583,6 +585,9 @@ export const orgUserHandlers: Record<string, Handler> = {
       throw unprocessable('user still has ownership of repositories');
     ctx.state.users = ctx.state.users.filter((x) => x !== u);
     ctx.state.tokens = ctx.state.tokens.filter((t) => t.userId !== u.id);
+    // Deleting a user deletes their OAuth2 grants and codes (and so every token of theirs).
+    ctx.state.oauthGrants = ctx.state.oauthGrants.filter((g) => g.userId !== u.id);
+    for (const [code, c] of ctx.state.oauthCodes) if (c.userId === u.id) ctx.state.oauthCodes.delete(code);
     return empty();
   },
   adminCreateOrg: (ctx) => {

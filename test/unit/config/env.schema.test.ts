@@ -47,7 +47,16 @@ describe('parseConfig', () => {
       maxResponseChars: 100000,
       maxBinaryBytes: 1048576,
     });
-    expect(config.secrets).toEqual({ detectionMode: 'mask', encryptionKey: null });
+    expect(config.secrets).toEqual({
+      detectionMode: 'mask',
+      encryptionKey: null,
+      previousEncryptionKeys: [],
+    });
+    expect(config.gitea).toMatchObject({
+      oauthAdminScopes: false,
+      grantReconcileIntervalMs: 300000,
+      tokenRefreshAheadMs: 600000,
+    });
     expect(config.storage).toEqual({ databaseUrl: null, dataDir: './.data', redisUrl: null });
     expect(config.audit).toEqual({ retentionDays: 90, batchSize: 100, flushIntervalMs: 100 });
   });
@@ -155,12 +164,26 @@ describe('parseConfig', () => {
       [
         'DATABASE_URL',
         'ENCRYPTION_KEY',
+        'ENCRYPTION_KEYS_PREVIOUS',
         'GITEA_OAUTH_CLIENT_SECRET',
         'GITEA_TOKEN',
         'MCP_BEARER_TOKEN',
         'REDIS_URL',
       ].sort(),
     );
+  });
+
+  it('parses ENCRYPTION_KEYS_PREVIOUS as a list of 32-byte keys and rejects a bad one without echoing it', () => {
+    const a = '11'.repeat(32);
+    const b = Buffer.alloc(32, 7).toString('base64');
+    const ok = parseConfig({ ENCRYPTION_KEYS_PREVIOUS: `${a}, ${b}` });
+    expect(ok.ok && ok.config.secrets.previousEncryptionKeys).toEqual([a, b]);
+    const bad = parseConfig({ ENCRYPTION_KEYS_PREVIOUS: `${a},not-a-key-xyz` });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.issues[0]!.variable).toBe('ENCRYPTION_KEYS_PREVIOUS');
+      expect(JSON.stringify(bad.issues)).not.toContain('not-a-key-xyz');
+    }
   });
 
   it('names each variable once', () => {

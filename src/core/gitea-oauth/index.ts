@@ -1,0 +1,3 @@
+export * from './gitea-scopes';
+export * from './errors';
+export * from './grant-cipher';
