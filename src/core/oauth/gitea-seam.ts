@@ -33,6 +33,12 @@ export interface GiteaGrantStore {
   accessToken(giteaGrantId: string): Promise<{ token: string; login: string; isSiteAdmin: boolean }>;
   /** Gitea answered 401 to a call made with `token`: refresh now; if that fails the grant is dead. */
   upstreamUnauthorized(giteaGrantId: string, token: string): Promise<void>;
+  /**
+   * Gitea answered 401 or 403 to a call made with this grant's token; pass Gitea's message. A 403
+   * saying the account may not sign in (suspended, deactivated) revokes the grant at once; a 401
+   * is upstreamUnauthorized; any other 403 (missing permission or scope) changes nothing.
+   */
+  upstreamRefused(giteaGrantId: string, status: number, giteaMessage: string): Promise<void>;
 }
 
 /** Implemented by the authorization server; the Gitea lifecycle calls it when a person loses access. */

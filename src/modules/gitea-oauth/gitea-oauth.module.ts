@@ -126,6 +126,13 @@ export const giteaOAuthEnabled = (config: AppConfig): boolean =>
                   isSiteAdmin: credential.isSiteAdmin,
                 };
               },
+              upstreamRefused: async (giteaGrantId, status, giteaMessage) => {
+                await grants
+                  .upstreamRefusedForGrant(giteaGrantId, status, giteaMessage)
+                  .catch((error: unknown) => {
+                    if ((error as { kind?: string }).kind !== 'auth_required') throw error;
+                  });
+              },
               upstreamUnauthorized: async (giteaGrantId) => {
                 await grants.upstreamRefusedForGrant(giteaGrantId, 401).catch((error: unknown) => {
                   // auth_required is the expected outcome of a dead grant; the next call reports it.
