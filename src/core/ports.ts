@@ -59,7 +59,8 @@ export interface GiteaTransport {
   send(
     request: GiteaRequest,
     identity: CallIdentity,
-    options: { timeoutMs: number; maxBodyBytes: number },
+    /** `signal`: the call was abandoned (deadline); the request is cancelled with a timeout error. */
+    options: { timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal },
   ): Promise<GiteaResponse>;
 }
 

@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'conflict'
   | 'validation_failed'
   | 'rate_limited'
+  | 'concurrency_limited'
   | 'upstream_error'
   | 'timeout'
   | 'network_error'

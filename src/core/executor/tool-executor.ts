@@ -1,7 +1,6 @@
 // The call path of design section 3, framework-free: find the tool, policy, validation, request,
 // Gitea, decoding, envelope, exact redaction, pattern masking, bounds, audit.
-import { randomUUID } from 'node:crypto';
-import type { AuditEntry, CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from '../ports';
+import type { CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from '../ports';
 import { TransportError } from '../ports';
 import type { SwaggerSpec } from '../catalogue/swagger-types';
 import {
@@ -35,6 +34,18 @@ import {
   type ErrorBody,
   type ErrorKind,
 } from '../errors/error-mapping';
+import { CallExit } from '../call/call-exit';
+import {
+  MAX_TOOL_NAME_CHARS,
+  NO_COUNTS,
+  resultOf,
+  toolErrorText,
+  type OutcomeCounts,
+  type OutcomeKind,
+  type OutcomeReply,
+  type Refusal,
+  type ToolCallOutcome,
+} from '../call/tool-call-outcome';
 import {
   UnknownToolError,
   type McpToolDefinition,
@@ -57,6 +68,9 @@ class CallFailure extends Error {
 }
 
 type CallContext = {
+  /** The name in tools/call (for gitea_call_tool the meta-tool itself). */
+  calledAs: string;
+  /** The tool the call reached (for gitea_call_tool the inner tool): the record's `tool`. */
   tool: string;
   op: CatalogueOperation | null;
   args: unknown;
@@ -67,6 +81,23 @@ type CallContext = {
   bodySecrets: string[];
 };
 
+function newContext(name: string, args: unknown): CallContext {
+  return {
+    calledAs: name,
+    tool: name,
+    op: null,
+    args,
+    org: null,
+    repo: null,
+    request: null,
+    status: null,
+    bodySecrets: [],
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 const RAW_PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]+$/;
 
 export class ToolExecutor implements ToolService {
@@ -76,7 +107,7 @@ export class ToolExecutor implements ToolService {
   private readonly validator = new ArgumentValidator();
   private readonly rawTool = rawToolDefinition();
   private readonly metaTools = discoveryToolDefinitions();
-  private readonly newEventId: () => string;
+  private readonly exit: CallExit;
 
   constructor(
     spec: SwaggerSpec | ToolCatalogue,
@@ -87,7 +118,11 @@ export class ToolExecutor implements ToolService {
       'operations' in spec ? spec : buildCatalogue(spec, { maxBinaryBytes: options.tools.maxBinaryBytes });
     this.search = new CatalogueSearch(this.catalogue.operations);
     this.matcher = new RouteMatcher(this.catalogue.operations);
-    this.newEventId = deps.newEventId ?? randomUUID;
+    this.exit = new CallExit({
+      audit: deps.audit,
+      ...(deps.newEventId ? { newEventId: deps.newEventId } : {}),
+      ...(deps.warn ? { warn: deps.warn } : {}),
+    });
   }
 
   /** Operations the global configuration lets through (listed, searchable). */
@@ -100,46 +135,153 @@ export class ToolExecutor implements ToolService {
     return [...this.enabledOperations().map((op) => op.tool), this.rawTool];
   }
 
-  async callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult> {
+  /**
+   * Runs one call and describes how it ended; never throws and never audits (the caller hands the
+   * outcome to the exit). `signal` abandons the call: the Gitea request is cancelled.
+   */
+  async execute(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolCallOutcome> {
     const started = this.deps.clock.now();
-    const ctx: CallContext = {
-      tool: name,
-      op: null,
-      args,
-      org: null,
-      repo: null,
-      request: null,
-      status: null,
-      bodySecrets: [],
-    };
-    let text: string;
-    let isError: boolean;
-    let kind: string | null;
-    let counts: { redactions: number; masks: number; blocked: boolean };
+    const ctx = newContext(name, args);
     try {
-      const outcome = await this.run(name, args, identity, ctx);
-      ({ text, counts } = outcome);
-      isError = outcome.isError;
-      kind = outcome.kind;
+      const ran = await this.run(name, args, identity, ctx, options.signal);
+      return this.outcome(ctx, identity, started, ran.kind ?? 'ok', ran.text, ran.isError, ran.counts);
     } catch (error) {
       if (error instanceof UnknownToolError) {
-        this.audit(ctx, identity, started, 'unknown_tool', 0, { redactions: 0, masks: 0, blocked: false });
-        throw error;
+        return this.outcome(ctx, identity, started, 'unknown_tool', '', true, NO_COUNTS, {
+          as: 'unknown_tool',
+          message: error.message,
+        });
       }
-      // Anything unexpected: a generic message, never a stack trace.
-      const failure = toFailure(error);
-      const scrubbed = this.scrubError(
-        errorBody(failure.kind, failure.status, failure.message, failure.details),
-        identity,
-        ctx,
-      );
-      text = JSON.stringify(scrubbed.value);
-      counts = { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: scrubbed.blocked };
-      isError = true;
-      kind = scrubbed.blocked ? 'secret_blocked' : failure.kind;
+      return this.failed(ctx, identity, started, toFailure(error));
     }
-    this.audit(ctx, identity, started, kind, Buffer.byteLength(text), counts);
-    return { content: [{ type: 'text', text }], isError };
+  }
+
+  /**
+   * The outcome of a call refused before it ran (sudo, rate limit, concurrency, deadline): the tool
+   * and its organisation are still resolved for the record, and the error text is scrubbed like any.
+   */
+  refuse(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    refusal: Refusal,
+    startedAt: number = this.deps.clock.now(),
+  ): ToolCallOutcome {
+    const ctx = newContext(name, args);
+    this.locate(name, args, ctx);
+    ctx.status = refusal.status;
+    const failure = new CallFailure(refusal.kind, refusal.message, refusal.status, refusal.details);
+    return this.failed(ctx, identity, startedAt, failure, refusal.http);
+  }
+
+  /** The catalogue's name for `name` (a generated tool, the raw tool or a meta-tool), else null. */
+  knownTool(name: string): string | null {
+    if (this.catalogue.byName.has(name) || name === RAW_TOOL_NAME) return name;
+    return this.metaTools.some((t) => t.name === name) ? name : null;
+  }
+
+  /** execute, then the exit (one audit record through deps.audit), answered as ToolService does. */
+  async callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult> {
+    const outcome = await this.execute(name, args, identity);
+    this.exit.finish(outcome);
+    if (outcome.reply.as === 'unknown_tool') throw new UnknownToolError(name);
+    return resultOf(outcome);
+  }
+
+  private failed(
+    ctx: CallContext,
+    identity: CallIdentity,
+    started: number,
+    failure: CallFailure,
+    http?: Refusal['http'],
+  ): ToolCallOutcome {
+    // Anything unexpected arrives here as internal_error: a generic message, never a stack trace.
+    const scrubbed = this.scrubError(
+      errorBody(failure.kind, failure.status, failure.message, failure.details),
+      identity,
+      ctx,
+    );
+    const text = JSON.stringify(scrubbed.value);
+    const counts = {
+      resultBytes: Buffer.byteLength(text),
+      redactions: scrubbed.redactions,
+      masks: scrubbed.masks,
+      blocked: scrubbed.blocked,
+    };
+    const kind = scrubbed.blocked ? 'secret_blocked' : failure.kind;
+    const reply: OutcomeReply = http
+      ? { as: 'http', ...http, message: (scrubbed.value as ErrorBody).error.message }
+      : { as: 'result' };
+    return this.outcome(ctx, identity, started, kind, text, true, counts, reply);
+  }
+
+  private outcome(
+    ctx: CallContext,
+    identity: CallIdentity,
+    started: number,
+    kind: OutcomeKind,
+    text: string,
+    isError: boolean,
+    counts: Omit<OutcomeCounts, 'resultBytes'> & { resultBytes?: number },
+    reply: OutcomeReply = { as: 'result' },
+  ): ToolCallOutcome {
+    return {
+      identity,
+      tool: ctx.tool.slice(0, MAX_TOOL_NAME_CHARS),
+      knownTool: reply.as === 'unknown_tool' ? null : this.knownTool(ctx.calledAs),
+      operationId: ctx.op?.operationId ?? null,
+      org: ctx.org,
+      repo: ctx.repo,
+      method: ctx.request?.method ?? ctx.op?.method ?? null,
+      path: ctx.request?.path ?? null,
+      status: ctx.status,
+      kind,
+      text,
+      isError,
+      reply,
+      startedAt: started,
+      durationMs: Math.max(0, this.deps.clock.now() - started),
+      counts: {
+        resultBytes: counts.resultBytes ?? Buffer.byteLength(text),
+        redactions: counts.redactions,
+        masks: counts.masks,
+        blocked: counts.blocked,
+      },
+      arguments: this.redactedArguments(ctx, identity),
+    };
+  }
+
+  /** Best effort, for refusals: which operation and organisation a call would have reached. */
+  private locate(name: string, args: unknown, ctx: CallContext, depth = 0): void {
+    try {
+      if (name === CALL_TOOL_NAME && depth === 0 && isRecord(args) && typeof args.name === 'string') {
+        ctx.tool = args.name;
+        ctx.args = args.arguments ?? {};
+        return this.locate(args.name, ctx.args, ctx, 1);
+      }
+      if (name === RAW_TOOL_NAME) {
+        const raw = this.resolveRaw(args);
+        this.bind(raw.op, raw.args, ctx);
+        return;
+      }
+      const op = this.catalogue.byName.get(name);
+      if (op) this.bind(op, isRecord(args) ? args : {}, ctx);
+    } catch {
+      // an unresolvable call is recorded with what is known
+    }
+  }
+
+  /** The operation a call reaches: its organisation, repository and body secrets. */
+  private bind(op: CatalogueOperation, callArgs: Record<string, unknown>, ctx: CallContext): void {
+    ctx.op = op;
+    ctx.org = orgOfCall(callArgs, op.route);
+    ctx.repo = op.route.includes('{repo}') && typeof callArgs.repo === 'string' ? callArgs.repo : null;
+    ctx.bodySecrets = safeCollect(() => this.deps.scrubber.collectBodySecrets(callArgs.body, op.operationId));
   }
 
   private async run(
@@ -147,10 +289,11 @@ export class ToolExecutor implements ToolService {
     args: unknown,
     identity: CallIdentity,
     ctx: CallContext,
+    signal?: AbortSignal,
   ): Promise<{
     text: string;
     isError: boolean;
-    kind: string | null;
+    kind: OutcomeKind | null;
     counts: { redactions: number; masks: number; blocked: boolean };
   }> {
     const none = { redactions: 0, masks: 0, blocked: false };
@@ -179,7 +322,7 @@ export class ToolExecutor implements ToolService {
       // Same path as a direct call: the audit record names the inner tool.
       ctx.tool = inner.name;
       ctx.args = inner.arguments ?? {};
-      return this.run(inner.name, inner.arguments ?? {}, identity, ctx);
+      return this.run(inner.name, inner.arguments ?? {}, identity, ctx, signal);
     }
     let op: CatalogueOperation;
     let callArgs: Record<string, unknown>;
@@ -198,10 +341,7 @@ export class ToolExecutor implements ToolService {
       callArgs =
         args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     }
-    ctx.op = op;
-    ctx.org = orgOfCall(callArgs, op.route);
-    ctx.repo = op.route.includes('{repo}') && typeof callArgs.repo === 'string' ? callArgs.repo : null;
-    ctx.bodySecrets = safeCollect(() => this.deps.scrubber.collectBodySecrets(callArgs.body, op.operationId));
+    this.bind(op, callArgs, ctx);
 
     // Policy: the global floor, then the org's own list.
     const refusal = globalRefusal(op, this.options.tools);
@@ -247,6 +387,7 @@ export class ToolExecutor implements ToolService {
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes:
         this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
+      ...(signal ? { signal } : {}),
     });
     ctx.status = response.status;
     if (response.status < 200 || response.status >= 300) {
@@ -288,15 +429,14 @@ export class ToolExecutor implements ToolService {
     });
     if (scrubbed.blocked) {
       const kinds = scrubbed.blocked.kinds.slice(0, 20);
-      const body = errorBody(
-        'secret_blocked',
-        response.status,
-        `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
-      );
       return {
-        text: JSON.stringify(body),
+        text: toolErrorText(
+          'secret_blocked',
+          response.status,
+          `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
+        ),
         isError: true,
-        kind: 'secret_blocked',
+        kind: 'secret_blocked' as const,
         counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true },
       };
     }
@@ -447,55 +587,17 @@ export class ToolExecutor implements ToolService {
     return { ...op.tool, method: op.method, path: op.route, toolset: op.tags[0] ?? null };
   }
 
-  private audit(
-    ctx: CallContext,
-    identity: CallIdentity,
-    started: number,
-    kind: string | null,
-    resultBytes: number,
-    counts: { redactions: number; masks: number; blocked: boolean },
-  ): void {
-    let redactedArgs: unknown;
+  private redactedArguments(ctx: CallContext, identity: CallIdentity): unknown {
     try {
       // Body secret fields of any length and depth, the caller's token, the configured secrets and
       // recognisable secrets: the stored arguments carry none of them, whatever the scrubber port is.
-      redactedArgs = redactArguments(
+      return redactArguments(
         summariseUploads(ctx.args),
         this.exactSecrets(identity, ctx),
         ctx.op?.operationId ?? ctx.tool,
       );
     } catch {
-      redactedArgs = '[arguments withheld: redaction failed]';
-    }
-    const entry: AuditEntry = {
-      eventId: this.newEventId(),
-      time: new Date(started),
-      login: identity.login,
-      mode: identity.mode,
-      sudo: identity.sudo,
-      clientName: identity.client?.name ?? null,
-      clientVersion: identity.client?.version ?? null,
-      tool: ctx.tool.slice(0, 200),
-      operationId: ctx.op?.operationId ?? null,
-      org: ctx.org,
-      repo: ctx.repo,
-      method: ctx.request?.method ?? ctx.op?.method ?? null,
-      path: ctx.request?.path ?? null,
-      status: ctx.status,
-      kind,
-      durationMs: Math.max(0, this.deps.clock.now() - started),
-      resultBytes,
-      redactions: counts.redactions,
-      masks: counts.masks,
-      blocked: counts.blocked,
-      arguments: redactedArgs,
-    };
-    try {
-      this.deps.audit.record(entry);
-    } catch (error) {
-      this.deps.warn?.(
-        `audit sink failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`,
-      );
+      return '[arguments withheld: redaction failed]';
     }
   }
 }

@@ -1,6 +1,7 @@
 // The contract between the MCP layer and the call path. The MCP engineer codes against these types;
 // keep them stable and only add fields.
 import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
+import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
 import type { AppConfig } from '../../config/app-config';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -31,6 +32,22 @@ export class UnknownToolError extends Error {
 
 export interface ToolService {
   listTools(): McpToolDefinition[];
+  /** Runs a call and returns its outcome without auditing it: the caller hands it to the CallExit. */
+  execute(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    options?: { signal?: AbortSignal },
+  ): Promise<ToolCallOutcome>;
+  /** The outcome of a call refused before it ran (sudo, rate limit, concurrency, deadline). */
+  refuse(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    refusal: Refusal,
+    startedAt?: number,
+  ): ToolCallOutcome;
+  /** execute + audit through ToolServiceDeps.audit, answered as a tool result (UnknownToolError for no tool). */
   callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult>;
 }
 

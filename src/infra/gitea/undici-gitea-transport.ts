@@ -38,7 +38,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
   async send(
     request: GiteaRequest,
     identity: CallIdentity,
-    limits: { timeoutMs: number; maxBodyBytes: number },
+    limits: { timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal },
   ): Promise<GiteaResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json, */*;q=0.5',
@@ -68,6 +68,13 @@ export class UndiciGiteaTransport implements GiteaTransport {
       deadline.expired = true;
       deadline.abort?.(new TransportError('timeout', `no answer within ${limits.timeoutMs} ms`));
     }, limits.timeoutMs);
+    // The caller gave up (its deadline): cancel the exchange the same way.
+    const onAbort = (): void => {
+      deadline.expired = true;
+      deadline.abort?.(new TransportError('timeout', 'the call was abandoned at its deadline'));
+    };
+    if (limits.signal?.aborted) onAbort();
+    limits.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for (let hop = 0; ; hop++) {
         const response = await this.exchange(path, request.method, headers, body, limits, deadline, (loc) =>
@@ -83,6 +90,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
       throw toTransportError(error, limits.timeoutMs, deadline.expired);
     } finally {
       clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', onAbort);
     }
   }
 
