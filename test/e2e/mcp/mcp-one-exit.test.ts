@@ -144,18 +144,24 @@ describe('one exit for every tools/call', () => {
   it('audits an unknown tool and keeps caller-chosen names out of metrics and logs', async () => {
     const before = app.audits().length;
     const name = `x${'y'.repeat(8_000)}`;
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 2; i += 1) {
       const res = await call(app, 10 + i, `${name}${i}`);
       expect(res.json.error.code).toBe(-32602);
     }
-    const audits = (await settle(app, before + 3)).slice(before);
-    expect(audits).toHaveLength(3);
+    const audits = (await settle(app, before + 2)).slice(before);
+    expect(audits).toHaveLength(2);
     expect(audits.every((a) => a.kind === 'unknown_tool' && a.tool.length <= 200)).toBe(true);
-    const lines = app
-      .logs()
-      .split('\n')
-      .filter((l) => l.includes('"event":"tool_call"'));
-    expect(lines.some((l) => l.includes('yyyyyyyyyy'))).toBe(false);
-    expect(lines.some((l) => l.includes('"tool":"(unknown)"'))).toBe(true);
+    // A refusal that comes before the catalogue lookup (sudo) must not label the name either.
+    const refusedBefore = noSudo.audits().length;
+    for (let i = 0; i < 2; i += 1) {
+      const res = await call(noSudo, 20 + i, `${name}${i}`, {}, { 'x-gitea-sudo': 'bob' });
+      expect(JSON.parse(res.json.result.content[0].text).error.kind).toBe('forbidden');
+    }
+    expect((await settle(noSudo, refusedBefore + 2)).slice(refusedBefore)).toHaveLength(2);
+    for (const logs of [app.logs(), noSudo.logs()]) {
+      const lines = logs.split('\n').filter((l) => l.includes('"event":"tool_call"'));
+      expect(lines.some((l) => l.includes('yyyyyyyyyy'))).toBe(false);
+      expect(lines.some((l) => l.includes('"tool":"(unknown)"'))).toBe(true);
+    }
   });
 });
