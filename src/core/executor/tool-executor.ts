@@ -10,7 +10,8 @@ import {
   type CatalogueOperation,
   type ToolCatalogue,
 } from '../catalogue/tool-catalogue';
-import { globalRefusal, matchesAny } from '../catalogue/tool-filter';
+import { globalRefusal, operationSubject } from '../catalogue/tool-filter';
+import { decideGlobal, decideToolCall, type PolicySubject } from '../policy/call-policy';
 import { CatalogueSearch } from '../catalogue/discovery-search';
 import { RouteMatcher } from '../catalogue/route-matcher';
 import {
@@ -131,8 +132,22 @@ export class ToolExecutor implements ToolService {
   }
 
   listTools(): McpToolDefinition[] {
-    if (this.options.tools.mode === 'discovery') return [...this.metaTools, this.rawTool];
-    return [...this.enabledOperations().map((op) => op.tool), this.rawTool];
+    // DISABLED_TOOLS applies to the raw tool and the meta-tools too.
+    const extra = [...(this.options.tools.mode === 'discovery' ? this.metaTools : []), this.rawTool].filter(
+      (tool) => decideGlobal(this.ownToolSubject(tool.name), this.options.tools).allowed,
+    );
+    if (this.options.tools.mode === 'discovery') return extra;
+    return [...this.enabledOperations().map((op) => op.tool), ...extra];
+  }
+
+  private ownToolSubject(name: string): PolicySubject {
+    return { kind: name === RAW_TOOL_NAME ? 'raw' : 'meta', name };
+  }
+
+  /** The raw tool and the meta-tools are refused like any tool when DISABLED_TOOLS names them. */
+  private refuseOwnTool(name: string): void {
+    const decision = decideGlobal(this.ownToolSubject(name), this.options.tools);
+    if (!decision.allowed) throw new CallFailure(decision.kind, decision.message);
   }
 
   /**
@@ -297,6 +312,13 @@ export class ToolExecutor implements ToolService {
     counts: { redactions: number; masks: number; blocked: boolean };
   }> {
     const none = { redactions: 0, masks: 0, blocked: false };
+    if (
+      name === SEARCH_TOOL_NAME ||
+      name === DESCRIBE_TOOL_NAME ||
+      name === CALL_TOOL_NAME ||
+      name === RAW_TOOL_NAME
+    )
+      this.refuseOwnTool(name);
     if (name === SEARCH_TOOL_NAME || name === DESCRIBE_TOOL_NAME) {
       const meta = this.metaTools.find((t) => t.name === name)!;
       const check = this.validator.validate(name, meta.inputSchema, args);
@@ -343,19 +365,15 @@ export class ToolExecutor implements ToolService {
     }
     this.bind(op, callArgs, ctx);
 
-    // Policy: the global floor, then the org's own list.
-    const refusal = globalRefusal(op, this.options.tools);
-    if (refusal) throw new CallFailure(refusal.kind, refusal.message);
+    // Policy (core/policy): the global floor, then the org's own rules.
+    const floor = decideGlobal(operationSubject(op), this.options.tools);
+    if (!floor.allowed) throw new CallFailure(floor.kind, floor.message);
     const policy: EffectivePolicy = await this.deps.policy.forOrg(ctx.org);
-    const pattern = matchesAny(op.operationId, policy.disabledTools);
-    if (pattern) {
-      throw new CallFailure(
-        'tool_disabled',
-        policy.org
-          ? `tool ${op.operationId} is disabled for organization ${policy.org}`
-          : `tool ${op.operationId} is disabled by policy (${pattern})`,
-      );
-    }
+    const decision = decideToolCall(operationSubject(op), {
+      global: this.options.tools,
+      org: { org: policy.org, disabledTools: policy.disabledTools },
+    });
+    if (!decision.allowed) throw new CallFailure(decision.kind, decision.message);
     (ctx as CallContext & { mode?: string }).mode = policy.detectionMode;
 
     if (!request) {
