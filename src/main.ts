@@ -10,9 +10,10 @@ import type { AppConfig } from './config/app-config';
 import { formatConfigIssues, parseConfig } from './config/env.schema';
 import { createLogger } from './infra/logging/logger';
 import { PinoNestLogger } from './infra/logging/nest-logger';
+import { MetricsListener } from './modules/metrics/metrics-listener';
 import { LOGGER } from './modules/tokens';
 
-export type StartedApp = { app: INestApplication; url: string; logger: Logger };
+export type StartedApp = { app: INestApplication; url: string; metricsUrl: string; logger: Logger };
 
 /** Builds the application without listening (tests use this with supertest). */
 export async function createApp(
@@ -46,8 +47,16 @@ export async function startApp(
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   const logger = app.get<Logger>(LOGGER);
   const url = `http://${host}:${port}`;
-  logger.info({ component: 'server', url, publicUrl: config.server.publicUrl }, 'listening');
-  return { app, url, logger };
+  let metricsPort: number;
+  try {
+    metricsPort = await app.get(MetricsListener).start();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const metricsUrl = `http://${host}:${metricsPort}/metrics`;
+  logger.info({ component: 'server', url, publicUrl: config.server.publicUrl, metricsUrl }, 'listening');
+  return { app, url, metricsUrl, logger };
 }
 
 async function main(): Promise<void> {

@@ -12,6 +12,8 @@ export type AppConfig = {
     publicUrl: string; // PUBLIC_URL: the externally visible base URL (OAuth issuer, resource)
     logLevel: LogLevel; // LOG_LEVEL
     shutdownTimeoutMs: number; // SHUTDOWN_TIMEOUT_MS
+    metricsPort: number; // METRICS_PORT: the metrics listener (default 9464; 0 with PORT=0)
+    metricsToken: string | null; // METRICS_TOKEN: bearer for /metrics (and /metrics on the MCP port)
   };
   gitea: {
     url: string; // GITEA_URL (no trailing slash)

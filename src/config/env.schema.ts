@@ -140,6 +140,21 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     integer(0),
   ),
   v(
+    'METRICS_PORT',
+    'server',
+    '9464 (0 when PORT is 0)',
+    'TCP port of the metrics listener (GET /metrics, Prometheus format) on HOST, separate from the MCP port; 0 picks a free port.',
+    integer(0, 65535),
+  ),
+  v(
+    'METRICS_TOKEN',
+    'server',
+    null,
+    'When set, /metrics also answers on the MCP port, and on both ports only to "Authorization: Bearer <METRICS_TOKEN>".',
+    text,
+    true,
+  ),
+  v(
     'GITEA_URL',
     'gitea',
     'http://localhost:3000',
@@ -389,7 +404,7 @@ export function parseConfig(env: Env): ParseResult {
   if (issues.length > 0) return { ok: false, issues };
 
   const host = get('HOST', '127.0.0.1');
-  const port = get('PORT', 8080);
+  const port = get<number>('PORT', 8080);
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   const config: AppConfig = {
     server: {
@@ -398,6 +413,8 @@ export function parseConfig(env: Env): ParseResult {
       publicUrl: get('PUBLIC_URL', `http://${urlHost}:${port}`),
       logLevel: get<LogLevel>('LOG_LEVEL', 'info'),
       shutdownTimeoutMs: get('SHUTDOWN_TIMEOUT_MS', 10_000),
+      metricsPort: get('METRICS_PORT', port === 0 ? 0 : 9464),
+      metricsToken: get<string | null>('METRICS_TOKEN', null),
     },
     gitea: {
       url: get('GITEA_URL', 'http://localhost:3000'),

@@ -121,11 +121,9 @@ describe('a running service on embedded defaults', () => {
     expect(res.body.info.redis).toBeUndefined();
   });
 
-  it('serves Prometheus metrics with the default process metrics', async () => {
-    const res = await request(app.getHttpServer()).get('/metrics').expect(200);
-    expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    expect(res.text).toContain('process_cpu_user_seconds_total');
-    expect(res.text).toContain('nodejs_heap_size_total_bytes');
+  it('does not serve metrics on the MCP port without METRICS_TOKEN (they live on METRICS_PORT)', async () => {
+    // test/e2e/startup/metrics-port.test.ts covers the metrics listener itself.
+    await request(app.getHttpServer()).get('/metrics').expect(404);
   });
 
   it('turns /readyz to 503 when Gitea stops answering', async () => {
