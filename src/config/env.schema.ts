@@ -79,6 +79,18 @@ const url =
 
 const httpUrl = url(['http:', 'https:'], 'http(s)');
 
+// Gitea's base URL: the service appends /api/v1 itself, so a URL that already ends in it would
+// turn every call into a 404. Refused with the URL to use instead (the base is not a secret).
+const giteaBaseUrl = (raw: string): string => {
+  const value = httpUrl(raw);
+  const base = value.replace(/\/api\/v1$/i, '');
+  if (base !== value)
+    throw new EnvValueError(
+      `must be Gitea's base URL without /api/v1: use ${base || 'the URL without /api/v1'}`,
+    );
+  return value;
+};
+
 const origins = (raw: string): string[] =>
   list(raw).map((origin) => {
     let parsed: URL;
@@ -159,7 +171,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'gitea',
     'http://localhost:3000',
     'Base URL of the Gitea instance (without /api/v1).',
-    httpUrl,
+    giteaBaseUrl,
   ),
   v(
     'GITEA_TOKEN',
@@ -277,7 +289,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'DISABLED_TOOLS',
     'tools',
     '(none)',
-    'Comma-separated tool names or globs (e.g. admin_*) that are never offered or run.',
+    'Comma-separated tool names or globs (e.g. repoDelete, admin*), case-insensitive, that are never offered or run; a pattern that matches no tool stops start-up.',
     list,
   ),
   v(

@@ -128,6 +128,8 @@ describe('a running service on embedded defaults', () => {
 
   it('turns /readyz to 503 when Gitea stops answering', async () => {
     await close(gitea);
+    // Readiness results are reused for a second (test/e2e/startup/fail-fast.test.ts).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const res = await request(app.getHttpServer()).get('/readyz').expect(503);
     expect(res.body.error.gitea.status).toBe('down');
     expect(res.body.info.database.status).toBe('up');
@@ -143,6 +145,8 @@ describe('the real entry point', () => {
         DATA_DIR: 'memory://',
         LOG_LEVEL: 'info',
         SHUTDOWN_TIMEOUT_MS: '10000',
+        GITEA_TOKEN: 'gitea-service-token',
+        MCP_BEARER_TOKEN: 'entry-point-bearer-token-0123456789',
       },
       { untilStdout: /"msg":"listening"/ },
     );
