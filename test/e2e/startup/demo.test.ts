@@ -29,7 +29,7 @@ function runDemo(env: Record<string, string>, untilStdout?: RegExp) {
     });
     let stdout = '';
     let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 200_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (untilStdout?.test(stdout)) child.kill('SIGTERM');
@@ -64,7 +64,7 @@ describe('npm run demo', () => {
     // PUBLIC_URL follows the real port too.
     expect(result.stdout).toContain(`"publicUrl":"http://127.0.0.1:${endpoint![1]}"`);
     expect(result.stdout).toMatch(/Metrics {9}: http:\/\/127\.0\.0\.1:\d+\/metrics/);
-  }, 120_000);
+  }, 240_000);
 
   it('on a busy port: one line saying so, exit 1, and no banner or token', async () => {
     const busy = createServer();
@@ -81,5 +81,5 @@ describe('npm run demo', () => {
     } finally {
       await new Promise<void>((resolve) => busy.close(() => resolve()));
     }
-  }, 120_000);
+  }, 240_000);
 });

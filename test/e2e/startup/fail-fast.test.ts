@@ -28,7 +28,7 @@ function runMain(env: Record<string, string>, untilStdout?: RegExp): Promise<Run
     });
     let stdout = '';
     let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 170_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (untilStdout?.test(stdout)) child.kill('SIGTERM');
@@ -114,7 +114,7 @@ describe('the entry point refuses a configuration that cannot work', () => {
     } finally {
       await close(busy);
     }
-  }, 90_000);
+  }, 180_000);
 
   it('warns at start about http:// to a host that is not loopback', async () => {
     const result = await runMain(
@@ -122,7 +122,7 @@ describe('the entry point refuses a configuration that cannot work', () => {
       /"msg":"listening"/,
     );
     expect(result.stdout).toMatch(/"level":"warn".*GITEA_URL uses http:\/\/ to gitea\.invalid:3000/);
-  }, 90_000);
+  }, 180_000);
 });
 
 type FakeGitea = { server: Server; url: string; requests: string[]; version: string; userStatus: number };
@@ -173,7 +173,7 @@ describe('/readyz', () => {
     });
     app = await createApp(config, { logger: pino({ level: 'info' }, sink) });
     await app.init();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await app?.close();
     if (gitea.server.listening) await close(gitea.server);
@@ -242,7 +242,7 @@ describe('/readyz', () => {
       await oldApp.close();
       await close(old.server);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('is not ready while Gitea is unreachable, naming GITEA_URL and the error', async () => {
     await close(gitea.server);

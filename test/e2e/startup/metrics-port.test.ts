@@ -30,7 +30,7 @@ describe('METRICS_PORT', () => {
     expect((await fetch(`${started.url}/metrics`)).status).toBe(404);
     // The metrics port serves nothing else (no MCP, no health).
     expect((await fetch(`http://127.0.0.1:${metricsPort}/mcp`)).status).toBe(404);
-  }, 60_000);
+  }, 180_000);
 
   it('with METRICS_TOKEN, answers only to that bearer, on both ports', async () => {
     const token = 'metrics-token-0123456789abcdef0123';
@@ -44,7 +44,7 @@ describe('METRICS_PORT', () => {
     const onMcpPort = await fetch(`${started.url}/metrics`, { headers: right });
     expect(onMcpPort.status).toBe(200);
     expect(await onMcpPort.text()).toContain('process_cpu_user_seconds_total');
-  }, 60_000);
+  }, 180_000);
 
   it('fails start-up when the metrics port is taken, and closes the MCP port again', async () => {
     const busy: Server = createServer();
@@ -55,5 +55,5 @@ describe('METRICS_PORT', () => {
     } finally {
       await new Promise<void>((resolve) => busy.close(() => resolve()));
     }
-  }, 60_000);
+  }, 180_000);
 });
