@@ -1,7 +1,8 @@
 // `npm start`: build once if dist/ is missing, then run the service on the environment's
 // configuration (with nothing set: PGlite under ./.data, in-process queue).
 // `npm run demo` (--demo): also start the Gitea simulator with seed data, point the service at
-// it, and print how to connect an MCP client. `npm run migrate` (--migrate): apply pending
+// it with per-user OAuth on (the service's OAuth2 application registered in the simulator), and
+// print how to connect an MCP client and whom to sign in as. `npm run migrate` (--migrate): apply pending
 // migrations to the configured database and exit.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,22 +39,45 @@ if (demo) {
   const { startGiteaSimulator } = require(simulatorEntry);
   simulator = await startGiteaSimulator({ host: '127.0.0.1', port: 0, seed: 'demo' });
   const bearer = env.MCP_BEARER_TOKEN || randomBytes(24).toString('base64url');
+  const host = env.HOST || '127.0.0.1';
+  const port = env.PORT || '8080';
+  const publicUrl = env.PUBLIC_URL || (port !== '0' ? `http://${host}:${port}` : '');
+  // Per-user OAuth: the service's OAuth2 application in the simulated Gitea (the Gitea sign-in
+  // callback and the MCP authorization server's callback), and a key for the grants at rest.
+  const callbacks = (base) => [`${base}/auth/gitea/callback`, `${base}/oauth/gitea/callback`];
+  const oauthApp = simulator.oauth.registerApp({
+    name: 'AegisGitea-MCP (demo)',
+    redirectUris: publicUrl ? callbacks(publicUrl) : [],
+    confidential: true,
+  });
   Object.assign(env, {
-    HOST: env.HOST || '127.0.0.1',
-    PORT: env.PORT || '8080',
+    HOST: host,
+    PORT: port,
     // A free port unless asked: a second demo must not collide on the metrics port.
     METRICS_PORT: env.METRICS_PORT || '0',
+    ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}),
     GITEA_URL: simulator.url,
     GITEA_TOKEN: env.GITEA_TOKEN || simulator.tokens.alice,
     MCP_BEARER_TOKEN: bearer,
+    GITEA_OAUTH_CLIENT_ID: oauthApp.clientId,
+    GITEA_OAUTH_CLIENT_SECRET: oauthApp.clientSecret,
+    ENCRYPTION_KEY: env.ENCRYPTION_KEY || randomBytes(32).toString('hex'),
     DATA_DIR: env.DATA_DIR || 'memory://',
     // The banner waits for the "listening" line, an info line.
     LOG_LEVEL: ['debug', 'trace'].includes(env.LOG_LEVEL) ? env.LOG_LEVEL : 'info',
   });
+  const people = [
+    ['admin', 'site admin'],
+    ['alice', 'org owner of acme'],
+    ['bob', 'plain user'],
+  ];
   // Printed once the service listens, with the port it really got (PORT=0, or a busy port that
   // made it stop: then there is no banner, only the service's one-line reason).
   banner = ({ url, metricsUrl }) => {
     const mcpUrl = `${url}/mcp`;
+    const base = publicUrl || url;
+    // PORT=0: the callbacks are known only now.
+    if (!publicUrl) simulator.state.oauthApps.find((a) => a.id === oauthApp.id).redirectUris = callbacks(url);
     const snippet = {
       mcpServers: { 'gitea-demo': { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${bearer}` } } },
     };
@@ -61,10 +85,12 @@ if (demo) {
       [
         '',
         'AegisGitea-MCP demo',
-        `  Gitea simulator : ${simulator.url} (seeded; the service acts as "alice")`,
+        `  Gitea simulator : ${simulator.url} (seeded; the service token acts as "alice")`,
         `  MCP endpoint    : ${mcpUrl}`,
         `  Bearer token    : ${bearer}`,
         `  Metrics         : ${metricsUrl}`,
+        `  OAuth           : on (sign in through the simulated Gitea; try ${base}/auth/gitea/connect)`,
+        ...people.map(([login, role]) => `  sign in as ${login} / ${simulator.passwords[login]} (${role})`),
         '  Client config (e.g. .mcp.json):',
         JSON.stringify(snippet, null, 2)
           .split('\n')
