@@ -15,6 +15,7 @@ import { PrismaSignInStateStore } from '../../infra/gitea-oauth/sign-in-state.st
 import type { JobQueue } from '../../infra/queue/job-queue';
 import { JOB_QUEUE, LOGGER, PRISMA } from '../tokens';
 import { GiteaGrantJobs } from './gitea-grant.jobs';
+import { GiteaGrantStoreAdapter } from './gitea-grant-store';
 import type { GiteaGrantStore, GiteaSignIn, McpGrantRevoker } from '../../core/oauth/gitea-seam';
 import { GITEA_GRANT_STORE, GITEA_SIGN_IN, MCP_GRANT_REVOKER } from '../tokens';
 import {
@@ -116,31 +117,7 @@ export const giteaOAuthEnabled = (config: AppConfig): boolean =>
       provide: GITEA_GRANT_STORE,
       inject: [GITEA_GRANT_SERVICE],
       useFactory: (grants: GiteaGrantService | null): GiteaGrantStore | null =>
-        grants
-          ? {
-              accessToken: async (giteaGrantId) => {
-                const credential = await grants.credentialForGrant(giteaGrantId);
-                return {
-                  token: credential.token,
-                  login: credential.login,
-                  isSiteAdmin: credential.isSiteAdmin,
-                };
-              },
-              upstreamRefused: async (giteaGrantId, status, giteaMessage) => {
-                await grants
-                  .upstreamRefusedForGrant(giteaGrantId, status, giteaMessage)
-                  .catch((error: unknown) => {
-                    if ((error as { kind?: string }).kind !== 'auth_required') throw error;
-                  });
-              },
-              upstreamUnauthorized: async (giteaGrantId) => {
-                await grants.upstreamRefusedForGrant(giteaGrantId, 401).catch((error: unknown) => {
-                  // auth_required is the expected outcome of a dead grant; the next call reports it.
-                  if ((error as { kind?: string }).kind !== 'auth_required') throw error;
-                });
-              },
-            }
-          : null,
+        grants ? new GiteaGrantStoreAdapter(grants) : null,
     },
     {
       provide: GITEA_BROWSER_SIGN_IN,

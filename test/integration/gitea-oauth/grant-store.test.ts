@@ -5,6 +5,7 @@
 import { GiteaAuthRequiredError } from '../../../src/core/gitea-oauth/errors';
 import { GrantCipher } from '../../../src/core/gitea-oauth/grant-cipher';
 import type { Database } from '../../../src/infra/database/database';
+import { GiteaGrantStoreAdapter } from '../../../src/modules/gitea-oauth/gitea-grant-store';
 import { describeEachDatabase } from '../database/database-targets';
 import { dumpRows, grantWorld, newKey, type GrantWorld } from './grant-helpers';
 
@@ -241,5 +242,27 @@ describeEachDatabase('Gitea grant store', (target) => {
     });
     await expect(service.credentialFor(personId)).rejects.toMatchObject({ reason: 'undecryptable' });
     await world.signIn(service, 'bob');
+  });
+
+  it('GITEA_GRANT_STORE (by Gitea grant id): token, 401 refresh, 403 disabled revokes, then auth_required', async () => {
+    const service = world.service();
+    const store = new GiteaGrantStoreAdapter(service);
+    const { personId } = await world.signIn(service, 'alice');
+    const grantId = (await service.findGrant(personId))!.id;
+    const first = await store.accessToken(grantId);
+    expect(first).toMatchObject({ login: 'alice', isSiteAdmin: false, token: expect.any(String) });
+    const refreshes = world.sim.oauth.issued.refresh_token;
+    await store.upstreamUnauthorized(grantId, first.token);
+    expect(world.sim.oauth.issued.refresh_token).toBe(refreshes + 1);
+    await store.upstreamRefused(grantId, 403, 'user should have a permission to write to a repo');
+    expect((await service.findGrant(personId))?.status).toBe('active');
+    await store.upstreamRefused(
+      grantId,
+      403,
+      'This account is prohibited from signing in, please contact your site administrator.',
+    );
+    await expect(store.accessToken(grantId)).rejects.toBeInstanceOf(GiteaAuthRequiredError);
+    await expect(store.accessToken('no-such-grant')).rejects.toMatchObject({ reason: 'no_grant' });
+    await world.signIn(service, 'alice');
   });
 });

@@ -9,7 +9,7 @@ import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
 import { SCOPE_CATEGORIES } from '../../simulator/oauth';
 
 const REDIRECT = 'http://127.0.0.1:1/cb';
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describe('simulator OAuth2 provider (Gitea 1.27)', () => {
   let sim: GiteaSimulator;
