@@ -44,7 +44,9 @@ export class UndiciGiteaTransport implements GiteaTransport {
       accept: 'application/json, */*;q=0.5',
       'user-agent': this.options.userAgent ?? 'aegis-gitea-mcp',
       ...lowerKeys(request.headers),
-      authorization: `token ${identity.token}`,
+      // A person's Gitea OAuth token goes only as Bearer (CVE-2026-28699: sent any other way,
+      // Gitea before 1.26.2 ignored its scopes); the service account's access token as `token`.
+      authorization: identity.mode === 'oauth' ? `Bearer ${identity.token}` : `token ${identity.token}`,
     };
     if (identity.sudo) headers.sudo = identity.sudo;
     let body: Buffer | string | undefined;

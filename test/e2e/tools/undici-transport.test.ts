@@ -72,6 +72,17 @@ describe('UndiciGiteaTransport', () => {
     await t.close();
   });
 
+  it('sends a person’s OAuth token only as Bearer', async () => {
+    const t = new UndiciGiteaTransport({ baseUrl: base });
+    await t.send(
+      { method: 'GET', path: '/user', query: [], headers: {} },
+      { ...identity, mode: 'oauth' },
+      limits,
+    );
+    expect(seen[0]!.headers.authorization).toBe('Bearer tok-123');
+    await t.close();
+  });
+
   it('sends multipart uploads', async () => {
     const t = new UndiciGiteaTransport({ baseUrl: base });
     await t.send(
