@@ -43,6 +43,7 @@ export type AppConfig = {
     maxResponseItems: number; // MAX_TOOL_RESPONSE_ITEMS
     maxResponseChars: number; // MAX_TOOL_RESPONSE_CHARS
     maxBinaryBytes: number; // MAX_BINARY_BYTES
+    hygieneFileContents?: 'flag' | 'neutralise'; // HYGIENE_FILE_CONTENTS
   };
   secrets: {
     detectionMode: SecretDetectionMode; // SECRET_DETECTION_MODE

@@ -294,6 +294,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     integer(0),
   ),
   v(
+    'HYGIENE_FILE_CONTENTS',
+    'tools',
+    'flag',
+    'Hidden characters (invisible, bidi, tag characters, HTML comments) in file contents and diffs: flag (count them in the envelope, bytes unchanged) or neutralise (make them visible, as in issue and PR text).',
+    oneOf(['flag', 'neutralise'] as const),
+  ),
+  v(
     'SECRET_DETECTION_MODE',
     'secrets',
     'mask',
@@ -429,6 +436,7 @@ export function parseConfig(env: Env): ParseResult {
       maxResponseItems: get('MAX_TOOL_RESPONSE_ITEMS', 100),
       maxResponseChars: get('MAX_TOOL_RESPONSE_CHARS', 100_000),
       maxBinaryBytes: get('MAX_BINARY_BYTES', 1_048_576),
+      hygieneFileContents: get<'flag' | 'neutralise'>('HYGIENE_FILE_CONTENTS', 'flag'),
     },
     secrets: {
       detectionMode: get<SecretDetectionMode>('SECRET_DETECTION_MODE', 'mask'),

@@ -26,6 +26,15 @@ import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
 import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
 import { applyBounds } from '../envelope/bounds';
+import { CursorCodec, CursorError, cursorSubject, type CursorState } from '../envelope/cursor';
+import {
+  RESULT_OPTIONS_HELP,
+  ResultOptionError,
+  takeResultOptions,
+  type ResultOptions,
+} from '../envelope/result-options';
+import { shapeResult } from '../envelope/result-shaping';
+import { discoveryInstructions, exampleCall, unknownToolHint } from '../catalogue/discovery-meta';
 import { redactArguments } from '../secrets';
 import {
   errorBody,
@@ -77,6 +86,7 @@ export class ToolExecutor implements ToolService {
   private readonly rawTool = rawToolDefinition();
   private readonly metaTools = discoveryToolDefinitions();
   private readonly newEventId: () => string;
+  private readonly cursors: CursorCodec;
 
   constructor(
     spec: SwaggerSpec | ToolCatalogue,
@@ -88,6 +98,12 @@ export class ToolExecutor implements ToolService {
     this.search = new CatalogueSearch(this.catalogue.operations);
     this.matcher = new RouteMatcher(this.catalogue.operations);
     this.newEventId = deps.newEventId ?? randomUUID;
+    this.cursors = new CursorCodec(options.cursorSecret ?? null, () => deps.clock.now());
+  }
+
+  /** The server's `instructions`: how to use the discovery tools and the result options. */
+  instructions(): string {
+    return discoveryInstructions(this.options.tools.mode === 'discovery');
   }
 
   /** Operations the global configuration lets through (listed, searchable). */
@@ -176,11 +192,21 @@ export class ToolExecutor implements ToolService {
         inner.name === DESCRIBE_TOOL_NAME
       )
         throw new CallFailure('invalid_arguments', `${CALL_TOOL_NAME} calls Gitea tools, not the meta-tools`);
+      if (inner.name !== RAW_TOOL_NAME && !this.catalogue.byName.has(inner.name)) {
+        ctx.tool = inner.name;
+        // An error result with the describe tool's hint, not a protocol error (issue 17).
+        const hint = unknownToolHint(inner.name, this.search);
+        throw new CallFailure('invalid_arguments', hint.message, null, { suggestions: hint.suggestions });
+      }
       // Same path as a direct call: the audit record names the inner tool.
       ctx.tool = inner.name;
       ctx.args = inner.arguments ?? {};
       return this.run(inner.name, inner.arguments ?? {}, identity, ctx);
     }
+    if (name !== RAW_TOOL_NAME && !this.catalogue.byName.has(name)) throw new UnknownToolError(name);
+    const shaping = this.resultOptions(name, args, identity);
+    args = shaping.args;
+    ctx.args = args;
     let op: CatalogueOperation;
     let callArgs: Record<string, unknown>;
     let request: GiteaRequest | null = null;
@@ -252,7 +278,41 @@ export class ToolExecutor implements ToolService {
     if (response.status < 200 || response.status >= 300) {
       throw new CallFailure(kindForStatus(response.status), responseMessage(response), response.status);
     }
-    return this.success(op, request, response, identity, ctx, policy);
+    return this.success(op, request, response, identity, ctx, policy, { name, ...shaping });
+  }
+
+  /** fields/format/cursor split off the arguments; a cursor is checked and replaces them. */
+  private resultOptions(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+  ): { args: unknown; options: ResultOptions; offset: number | null } {
+    let taken;
+    try {
+      taken = takeResultOptions(args);
+    } catch (error) {
+      if (error instanceof ResultOptionError) throw new CallFailure('invalid_arguments', error.message);
+      throw error;
+    }
+    if (!taken.options.cursor) return { args: taken.args, options: taken.options, offset: null };
+    let state: CursorState;
+    try {
+      state = this.cursors.decode(taken.options.cursor, cursorSubject(identity));
+    } catch (error) {
+      if (error instanceof CursorError)
+        throw new CallFailure('invalid_arguments', `cursor refused: ${error.message}`);
+      throw error;
+    }
+    if (state.tool !== name)
+      throw new CallFailure(
+        'invalid_arguments',
+        `cursor refused: it continues ${state.tool.slice(0, 100)}, not ${name.slice(0, 100)}`,
+      );
+    return {
+      args: state.args,
+      options: { fields: state.fields, format: state.format, cursor: null },
+      offset: state.offset ?? null,
+    };
   }
 
   private success(
@@ -262,6 +322,7 @@ export class ToolExecutor implements ToolService {
     identity: CallIdentity,
     ctx: CallContext,
     policy: EffectivePolicy,
+    call: { name: string; args: unknown; options: ResultOptions; offset: number | null },
   ) {
     let decoded;
     try {
@@ -281,7 +342,17 @@ export class ToolExecutor implements ToolService {
       declaredHeaders: op.responseHeaders,
       decoded,
     });
-    const scrubbed = this.deps.scrubber.scrubResult(envelope, {
+    // Field selection, hygiene, text pages and tables before the secret layers and the bounds.
+    const shaped = shapeResult(envelope, {
+      op,
+      decodedFormat: decoded.format,
+      call,
+      identity,
+      cursors: this.cursors,
+      maxChars: this.options.tools.maxResponseChars,
+      hygieneFiles: this.options.hygieneFileContents ?? 'flag',
+    });
+    const scrubbed = this.deps.scrubber.scrubResult(shaped.envelope, {
       exactSecrets: this.exactSecrets(identity, ctx),
       mode: policy.detectionMode,
       skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
@@ -305,7 +376,7 @@ export class ToolExecutor implements ToolService {
       maxChars: this.options.tools.maxResponseChars,
     });
     return {
-      text: bounded.text,
+      text: shaped.finish(bounded.text, bounded.keptItems),
       isError: false,
       kind: null,
       counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
@@ -424,12 +495,17 @@ export class ToolExecutor implements ToolService {
   }
 
   private searchTools(query: string, limit: number) {
-    const hits = this.search.search(query, limit, (op) => !globalRefusal(op, this.options.tools));
+    // Disabled tools are found and flagged, not hidden: the agent learns why a call would fail.
+    const hits = this.search.search(query, limit).map((hit) => {
+      const op = this.catalogue.byName.get(hit.name);
+      const refusal = op ? globalRefusal(op, this.options.tools) : null;
+      return refusal ? { ...hit, disabled: { kind: refusal.kind, reason: refusal.message } } : hit;
+    });
     return {
       query,
       results: hits,
       hint: hits.length
-        ? `Use ${DESCRIBE_TOOL_NAME} for a tool's full input schema, then ${CALL_TOOL_NAME} to call it.`
+        ? `Use ${DESCRIBE_TOOL_NAME} for a tool's full input schema and an example, then ${CALL_TOOL_NAME} to call it.`
         : 'No tool matched; try other words (e.g. "list pull requests", "create issue").',
     };
   }
@@ -444,7 +520,14 @@ export class ToolExecutor implements ToolService {
       );
     const refusal = globalRefusal(op, this.options.tools);
     if (refusal) throw new CallFailure(refusal.kind, refusal.message);
-    return { ...op.tool, method: op.method, path: op.route, toolset: op.tags[0] ?? null };
+    return {
+      ...op.tool,
+      method: op.method,
+      path: op.route,
+      toolset: op.tags[0] ?? null,
+      example: exampleCall(op),
+      result_options: RESULT_OPTIONS_HELP,
+    };
   }
 
   private audit(

@@ -31,6 +31,8 @@ export class UnknownToolError extends Error {
 
 export interface ToolService {
   listTools(): McpToolDefinition[];
+  /** The MCP server's `instructions` (how to use the tools), when the service has any. */
+  instructions?(): string;
   callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult>;
 }
 
@@ -55,6 +57,10 @@ export type ToolServiceOptions = {
   timeoutMs: number;
   /** Cap on a Gitea response body read by the transport; defaults to a bound derived from the limits. */
   maxResponseBytes?: number;
+  /** Key material for continuation cursors (shared by every replica); null: a random key per process. */
+  cursorSecret?: string | null;
+  /** Hidden characters in file contents and diffs: counted only (default) or made visible. */
+  hygieneFileContents?: 'flag' | 'neutralise';
 };
 
 export type ToolServiceDeps = {

@@ -174,6 +174,9 @@ export class McpProtocol {
       {
         capabilities: { tools: { listChanged: false } },
         ...(supportedProtocolVersions ? { supportedProtocolVersions } : {}),
+        ...(this.options.toolService.instructions
+          ? { instructions: this.options.toolService.instructions() }
+          : {}),
       },
     );
     server.setRequestHandler('tools/list', async () => this.toolsList() as never);

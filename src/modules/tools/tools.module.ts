@@ -72,6 +72,10 @@ class TransportCloser implements OnApplicationShutdown {
               (s): s is string => typeof s === 'string' && s.length > 0,
             ),
             timeoutMs: config.gitea.timeoutMs,
+            // Continuation cursors are signed with a key derived from ENCRYPTION_KEY, so every
+            // replica accepts the others' cursors; without one, each process has its own key.
+            cursorSecret: config.secrets.encryptionKey,
+            hygieneFileContents: config.tools.hygieneFileContents ?? 'flag',
           },
           {
             transport,

@@ -46,6 +46,7 @@ describe('parseConfig', () => {
       maxResponseItems: 100,
       maxResponseChars: 100000,
       maxBinaryBytes: 1048576,
+      hygieneFileContents: 'flag',
     });
     expect(config.secrets).toEqual({
       detectionMode: 'mask',
