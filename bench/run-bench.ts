@@ -737,6 +737,7 @@ async function main(): Promise<void> {
     }
     for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
     rows.push(...(await phase('catalogue in process', async () => inProcessCatalogueRows(raw))));
+    rows.push(...(await phase('agent economy (issue 17)', () => agentEconomyRows(raw))));
 
     for (const h of helpers.splice(0)) h.kill('SIGTERM');
 
@@ -1153,6 +1154,58 @@ function inProcessCatalogueRows(raw: Record<string, unknown>): BenchRow[] {
   } catch (err) {
     rows.push(unavailableRow(section, 'in-process catalogue', `failed: ${errText(err)}`));
   }
+  return rows;
+}
+
+/**
+ * Issue 17: tokens an agent reads before and after fields / cursor / table / text pages, and the
+ * discovery search's top-1 / top-3 on the tuning set and on the held-out set, reported separately.
+ */
+async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[]> {
+  const section = 'agent economy';
+  const mod = loadOptional('discovery/agent-economy-bench');
+  if (!mod) return [unavailableRow(section, 'agent economy bench', 'not built')];
+  type Scenario = { task: string; before: number; after: number; note: string };
+  type Figures = { total: number; top1: number; top3: number };
+  const result = (await (mod.runAgentEconomyBench as () => Promise<unknown>)()) as {
+    tokenizer: string;
+    scenarios: Scenario[];
+    search: { tuning: Figures; heldout: Figures };
+  };
+  raw.agentEconomy = result;
+  const rows: BenchRow[] = [];
+  for (const s of result.scenarios) {
+    rows.push(infoRow(section, `${s.task}: tokens before`, s.before, 'tokens'));
+    rows.push(infoRow(section, `${s.task}: tokens after`, s.after, 'tokens', s.note));
+  }
+  const { tuning, heldout } = result.search;
+  rows.push(
+    infoRow(section, `discovery search top-1, tuning set (${tuning.total} tasks)`, tuning.top1 * 100, '%'),
+    infoRow(section, `discovery search top-3, tuning set (${tuning.total} tasks)`, tuning.top3 * 100, '%'),
+  );
+  if (heldout.total) {
+    rows.push(
+      checkedRow(
+        section,
+        `discovery search top-1, held-out set (${heldout.total} tasks)`,
+        heldout.top1 * 100,
+        '%',
+        '>=',
+        70,
+      ),
+      checkedRow(
+        section,
+        `discovery search top-3, held-out set (${heldout.total} tasks)`,
+        heldout.top3 * 100,
+        '%',
+        '>=',
+        90,
+      ),
+    );
+  } else
+    rows.push(
+      unavailableRow(section, 'discovery search, held-out set', 'no bench/discovery/heldout/tasks.json'),
+    );
   return rows;
 }
 
