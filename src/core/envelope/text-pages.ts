@@ -34,8 +34,8 @@ export function textPage(
     }
     const page = buf.subarray(start, end).toString('utf8');
     // Escaping (quotes, control characters) can make the JSON longer than the bytes: shrink and retry.
-    if (JSON.stringify(page).length <= maxJsonChars || budget <= 256)
-      return { text: page, start, end, total };
-    budget = Math.floor(budget / 2);
+    const json = JSON.stringify(page).length;
+    if (json <= maxJsonChars || budget <= 256) return { text: page, start, end, total };
+    budget = Math.max(256, Math.floor((budget * maxJsonChars * 0.98) / json));
   }
 }

@@ -23,7 +23,14 @@ describe('ToolService against the Gitea simulator', () => {
   const service = (tools: Partial<AppConfig['tools']> = {}, timeoutMs = 5000) =>
     createToolService(
       catalogue,
-      { tools: { ...baseTools, ...tools }, secrets: { detectionMode: 'mask' }, exactSecrets: [], timeoutMs },
+      {
+        tools: { ...baseTools, ...tools },
+        secrets: { detectionMode: 'mask' },
+        exactSecrets: [],
+        timeoutMs,
+        // One key for every service built here, as replicas sharing ENCRYPTION_KEY have.
+        cursorSecret: 'e2e-cursor-key',
+      },
       {
         transport,
         policy: new GlobalPolicyProvider({ disabledTools: tools.disabledTools ?? [], detectionMode: 'mask' }),
