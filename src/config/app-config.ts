@@ -59,6 +59,10 @@ export type AppConfig = {
     batchSize: number; // AUDIT_BATCH_SIZE
     flushIntervalMs: number; // AUDIT_FLUSH_INTERVAL_MS: a partial batch is written after this wait
   };
+  admin: {
+    token: string | null; // ADMIN_TOKEN: bootstrap site-admin credential of /api/admin; null = none
+    policyCacheTtlMs: number; // POLICY_CACHE_TTL_MS: longest a replica serves a cached org policy
+  };
 };
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -3,7 +3,7 @@
 // list of every problem out), so start-up, tests and docs/configuration.md share the same table.
 import type { AppConfig, LogLevel, SecretDetectionMode, ToolMode } from './app-config';
 
-export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit';
+export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit' | 'admin';
 
 export type EnvVarSpec = {
   name: string;
@@ -354,6 +354,21 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'Longest an audit record waits in memory for its batch to fill before the batch is written.',
     integer(1, 10000),
   ),
+  v(
+    'ADMIN_TOKEN',
+    'admin',
+    null,
+    'Bootstrap site-admin bearer token for /api/admin (automation, the Helm chart); unset means there is none.',
+    text,
+    true,
+  ),
+  v(
+    'POLICY_CACHE_TTL_MS',
+    'admin',
+    '1000',
+    'Longest a replica uses a cached org policy; changes reach other replicas at once through Redis, and within this time without it.',
+    integer(0, 60_000),
+  ),
 ];
 
 export type Env = Record<string, string | undefined>;
@@ -444,6 +459,10 @@ export function parseConfig(env: Env): ParseResult {
       retentionDays: get('AUDIT_RETENTION_DAYS', 90),
       batchSize: get('AUDIT_BATCH_SIZE', 100),
       flushIntervalMs: get('AUDIT_FLUSH_INTERVAL_MS', 100),
+    },
+    admin: {
+      token: get<string | null>('ADMIN_TOKEN', null),
+      policyCacheTtlMs: get('POLICY_CACHE_TTL_MS', 1000),
     },
   };
   return { ok: true, config };

@@ -69,6 +69,14 @@ export type EffectivePolicy = {
   org: string | null;
   disabledTools: string[];
   detectionMode: SecretDetectionMode;
+  /** Org policies (src/core/policy/org-policy.ts) fill these; older providers leave them out. */
+  detectionModeSource?: 'global' | 'org';
+  readOnly?: boolean;
+  allowedRepos?: string[] | null;
+  quotas?: { toolCallsPerMinute: number | null; writeCallsPerHour: number | null };
+  /** The org's own part of disabledTools (the rest is the global floor). */
+  orgDisabledTools?: string[];
+  version?: number;
 };
 
 export interface PolicyProvider {

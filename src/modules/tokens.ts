@@ -10,3 +10,5 @@ export const JOB_QUEUE = Symbol('JOB_QUEUE'); // JobQueue (src/infra/queue): Bul
 export const GITEA_SIGN_IN = Symbol('GITEA_SIGN_IN'); // core/oauth/gitea-seam GiteaSignIn (src/modules/gitea-oauth)
 export const GITEA_GRANT_STORE = Symbol('GITEA_GRANT_STORE'); // core/oauth/gitea-seam GiteaGrantStore (src/modules/gitea-oauth)
 export const MCP_GRANT_REVOKER = Symbol('MCP_GRANT_REVOKER'); // core/oauth/gitea-seam McpGrantRevoker (the MCP authorization server)
+export const POLICY_SOURCE = Symbol('POLICY_SOURCE'); // PolicyCache over stored org policies (src/modules/policy)
+export const QUOTA_COUNTER = Symbol('QUOTA_COUNTER'); // core QuotaCounter: Redis or memory (src/modules/policy)

@@ -10,8 +10,10 @@ import {
   type CatalogueOperation,
   type ToolCatalogue,
 } from '../catalogue/tool-catalogue';
-import { globalRefusal, operationSubject } from '../catalogue/tool-filter';
-import { decideGlobal, decideToolCall, type PolicySubject } from '../policy/call-policy';
+import { globalRefusal } from '../catalogue/tool-filter';
+import { decideGlobal, type PolicySubject } from '../policy/call-policy';
+import { decideCall, type CallDecision } from '../policy/org-policy';
+import { takeQuotas } from '../policy/quota';
 import { CatalogueSearch } from '../catalogue/discovery-search';
 import { RouteMatcher } from '../catalogue/route-matcher';
 import {
@@ -63,6 +65,8 @@ class CallFailure extends Error {
     message: string,
     readonly status: number | null = null,
     readonly details?: unknown,
+    /** Answer at the HTTP level (org quotas: 429 with Retry-After). */
+    readonly http?: Refusal['http'],
   ) {
     super(message);
   }
@@ -172,7 +176,8 @@ export class ToolExecutor implements ToolService {
           message: error.message,
         });
       }
-      return this.failed(ctx, identity, started, toFailure(error));
+      const failure = toFailure(error);
+      return this.failed(ctx, identity, started, failure, failure.http);
     }
   }
 
@@ -324,10 +329,11 @@ export class ToolExecutor implements ToolService {
       const check = this.validator.validate(name, meta.inputSchema, args);
       if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
       const a = args as Record<string, unknown>;
+      const org = typeof a.org === 'string' ? a.org : null;
       const data =
         name === SEARCH_TOOL_NAME
-          ? this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8)
-          : this.describeTool(String(a.name));
+          ? await this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8, org)
+          : await this.describeTool(String(a.name), org);
       return { text: JSON.stringify(data), isError: false, kind: null, counts: none };
     }
     if (name === CALL_TOOL_NAME) {
@@ -365,15 +371,15 @@ export class ToolExecutor implements ToolService {
     }
     this.bind(op, callArgs, ctx);
 
-    // Policy (core/policy): the global floor, then the org's own rules.
-    const floor = decideGlobal(operationSubject(op), this.options.tools);
-    if (!floor.allowed) throw new CallFailure(floor.kind, floor.message);
+    // Policy (src/core/policy/org-policy.ts): the global floor, then the org's own rules.
     const policy: EffectivePolicy = await this.deps.policy.forOrg(ctx.org);
-    const decision = decideToolCall(operationSubject(op), {
-      global: this.options.tools,
-      org: { org: policy.org, disabledTools: policy.disabledTools },
-    });
-    if (!decision.allowed) throw new CallFailure(decision.kind, decision.message);
+    const decision = decideCall(op, { org: ctx.org, repo: ctx.repo }, this.floor(), policy);
+    if (!decision.allowed) {
+      throw new CallFailure(decision.kind, decision.message, null, {
+        org: decision.org,
+        rule: decision.rule,
+      });
+    }
     (ctx as CallContext & { mode?: string }).mode = policy.detectionMode;
 
     if (!request) {
@@ -401,6 +407,8 @@ export class ToolExecutor implements ToolService {
       );
     }
 
+    await this.takeQuotas(decision, identity);
+
     const response = await this.deps.transport.send(request, identity, {
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes:
@@ -412,6 +420,39 @@ export class ToolExecutor implements ToolService {
       throw new CallFailure(kindForStatus(response.status), responseMessage(response), response.status);
     }
     return this.success(op, request, response, identity, ctx, policy);
+  }
+
+  private floor() {
+    return { ...this.options.tools, detectionMode: this.options.secrets.detectionMode };
+  }
+
+  /** Org quotas, counted per person (the sudo user when acting as one) across replicas. */
+  private async takeQuotas(decision: CallDecision, identity: CallIdentity): Promise<void> {
+    if (!decision.allowed || !decision.org || !decision.quotas.length || !this.deps.quotas) return;
+    const person = identity.sudo ?? identity.login;
+    const refusal = await takeQuotas(
+      this.deps.quotas,
+      decision.quotas,
+      decision.org,
+      person,
+      this.deps.clock.now(),
+    );
+    if (refusal) {
+      throw new CallFailure(
+        'rate_limited',
+        refusal.message,
+        429,
+        {
+          org: refusal.org,
+          rule: refusal.rule,
+          quota: refusal.quota,
+          limit: refusal.limit,
+          reset_at: refusal.resetAt,
+          retry_after_seconds: refusal.retryAfterSeconds,
+        },
+        { httpStatus: 429, retryAfterSeconds: refusal.retryAfterSeconds },
+      );
+    }
   }
 
   private success(
@@ -581,8 +622,28 @@ export class ToolExecutor implements ToolService {
     return { op, args: { ...(a.query ?? {}), ...match.params, body: a.body }, request, parts };
   }
 
-  private searchTools(query: string, limit: number) {
-    const hits = this.search.search(query, limit, (op) => !globalRefusal(op, this.options.tools));
+  /** Why `org`'s policy refuses `op` (no repository given), or null. */
+  private async orgRefusal(op: CatalogueOperation, org: string, policy?: EffectivePolicy) {
+    const effective = policy ?? (await this.deps.policy.forOrg(org));
+    const decision = decideCall(op, { org, repo: null }, this.floor(), effective);
+    return decision.allowed
+      ? null
+      : { org, kind: decision.kind, reason: decision.message, rule: decision.rule };
+  }
+
+  private async searchTools(query: string, limit: number, org: string | null) {
+    const found = this.search.search(query, limit, (op) => !globalRefusal(op, this.options.tools));
+    let hits: Array<(typeof found)[number] & { disabled_for_org?: unknown }> = found;
+    if (org) {
+      const policy = await this.deps.policy.forOrg(org);
+      hits = await Promise.all(
+        found.map(async (hit) => {
+          const op = this.catalogue.byName.get(hit.name);
+          const refusal = op ? await this.orgRefusal(op, org, policy) : null;
+          return refusal ? { ...hit, disabled_for_org: refusal } : hit;
+        }),
+      );
+    }
     return {
       query,
       results: hits,
@@ -592,7 +653,7 @@ export class ToolExecutor implements ToolService {
     };
   }
 
-  private describeTool(name: string) {
+  private async describeTool(name: string, org: string | null) {
     if (name === RAW_TOOL_NAME) return { ...this.rawTool };
     const op = this.catalogue.byName.get(name);
     if (!op)
@@ -602,7 +663,15 @@ export class ToolExecutor implements ToolService {
       );
     const refusal = globalRefusal(op, this.options.tools);
     if (refusal) throw new CallFailure(refusal.kind, refusal.message);
-    return { ...op.tool, method: op.method, path: op.route, toolset: op.tags[0] ?? null };
+    const described = { ...op.tool, method: op.method, path: op.route, toolset: op.tags[0] ?? null };
+    if (!org) return described;
+    const forOrg = await this.orgRefusal(op, org);
+    return {
+      ...described,
+      policy: forOrg
+        ? { org, allowed: false, kind: forOrg.kind, reason: forOrg.reason, rule: forOrg.rule }
+        : { org, allowed: true },
+    };
   }
 
   private redactedArguments(ctx: CallContext, identity: CallIdentity): unknown {

@@ -3,6 +3,7 @@
 import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
 import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
 import type { AppConfig } from '../../config/app-config';
+import type { QuotaCounter } from '../policy/quota';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -80,6 +81,8 @@ export type ToolServiceDeps = {
   audit: AuditSink;
   clock: Clock;
   scrubber: ResultScrubber;
+  /** Counts org quotas (Redis across replicas, memory in one process); without it quotas are not counted. */
+  quotas?: QuotaCounter;
   /** Unique id per call for the audit record; defaults to crypto.randomUUID. */
   newEventId?: () => string;
   warn?: (message: string) => void;
