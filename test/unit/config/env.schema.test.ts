@@ -162,6 +162,7 @@ describe('parseConfig', () => {
     const sensitive = ENV_VARS.filter((v) => v.sensitive).map((v) => v.name);
     expect(sensitive.sort()).toEqual(
       [
+        'ADMIN_TOKEN',
         'DATABASE_URL',
         'ENCRYPTION_KEY',
         'ENCRYPTION_KEYS_PREVIOUS',
