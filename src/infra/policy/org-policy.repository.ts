@@ -1,5 +1,5 @@
 // PostgreSQL/PGlite store of org policies and their history (tables org_policies and
-// org_policy_changes, migration 20261201120000_org_policies). Raw, parameterised SQL so the same
+// org_policy_changes, migration 20261201120500_org_policies). Raw, parameterised SQL so the same
 // code runs on adapter-pg and PGlite; a change locks the org's row, writes the new version and its
 // history entry in one transaction, so two concurrent changes get versions n and n+1, never both n.
 import type { SecretDetectionMode } from '../../config/app-config';
