@@ -3,7 +3,7 @@
 // the global floor and settings, and the catalogue with where each tool is disabled.
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/app-config';
-import { ENV_VARS } from '../../config/env.schema';
+import { configFromEnv, ENV_VARS } from '../../config/env.schema';
 import type { CatalogueOperation } from '../../core/catalogue/tool-catalogue';
 import { globToRegExp } from '../../core/catalogue/tool-filter';
 import {
@@ -326,64 +326,23 @@ export class AdminPolicyService {
   }
 
   settings(): z.infer<typeof S.Settings> {
-    const env = process.env;
+    const effective = settingsTable(this.deps.config);
+    const defaults = settingsTable(configFromEnv({}));
     const settings = ENV_VARS.map((spec) => {
-      const raw = env[spec.name];
-      const set = raw !== undefined && raw.trim() !== '';
-      let value: unknown;
-      if (spec.sensitive) value = { set: this.sensitiveIsSet(spec.name) };
-      else value = this.configValue(spec.name) ?? (set ? raw : spec.defaultText);
+      const known = spec.name in effective;
+      const value = known ? effective[spec.name] : null;
+      const set = typeof value === 'string' ? value.length > 0 : value !== null && value !== undefined;
       return {
         name: spec.name,
         group: spec.group,
         description: spec.description,
-        value,
+        // Secrets: only whether they are set.
+        value: spec.sensitive ? { set } : value,
         sensitive: spec.sensitive,
-        is_default: !set,
+        is_default: known && JSON.stringify(value) === JSON.stringify(defaults[spec.name]),
       };
     });
     return { floor: this.floorJson(), settings };
-  }
-
-  /** Effective values from the parsed configuration (the process env may differ in tests). */
-  private configValue(name: string): unknown {
-    const c = this.deps.config;
-    const table: Record<string, unknown> = {
-      HOST: c.server.host,
-      PORT: c.server.port,
-      PUBLIC_URL: c.server.publicUrl,
-      LOG_LEVEL: c.server.logLevel,
-      GITEA_URL: c.gitea.url,
-      GITEA_TIMEOUT_MS: c.gitea.timeoutMs,
-      GITEA_OAUTH_CLIENT_ID: c.gitea.oauthClientId,
-      MCP_ALLOWED_ORIGINS: c.mcp.allowedOrigins,
-      RATE_LIMIT_PER_MINUTE: c.mcp.rateLimitPerMinute,
-      SPEC_SOURCE: c.tools.specSource,
-      TOOLSETS: c.tools.toolsets,
-      TOOL_MODE: c.tools.mode,
-      READ_ONLY: c.tools.readOnly,
-      DISABLED_TOOLS: c.tools.disabledTools,
-      ALLOW_SUDO: c.tools.allowSudo,
-      SECRET_DETECTION_MODE: c.secrets.detectionMode,
-      DATA_DIR: c.storage.dataDir,
-      AUDIT_RETENTION_DAYS: c.audit.retentionDays,
-    };
-    return name in table ? table[name] : undefined;
-  }
-
-  private sensitiveIsSet(name: string): boolean {
-    const c = this.deps.config;
-    const table: Record<string, unknown> = {
-      GITEA_TOKEN: c.gitea.token,
-      GITEA_OAUTH_CLIENT_SECRET: c.gitea.oauthClientSecret,
-      MCP_BEARER_TOKEN: c.mcp.bearerToken,
-      ENCRYPTION_KEY: c.secrets.encryptionKey,
-      DATABASE_URL: c.storage.databaseUrl,
-      REDIS_URL: c.storage.redisUrl,
-      ADMIN_TOKEN: c.admin.token,
-    };
-    const value = name in table ? table[name] : process.env[name];
-    return typeof value === 'string' && value.length > 0;
   }
 
   async catalogue(principal: AdminPrincipal, onlyOrg: string | null): Promise<z.infer<typeof S.Catalogue>> {
@@ -434,4 +393,47 @@ export class AdminPolicyService {
   private now(): number {
     return (this.deps.now ?? Date.now)();
   }
+}
+
+/** The effective value of each environment variable, from the parsed configuration. */
+function settingsTable(c: AppConfig): Record<string, unknown> {
+  return {
+    HOST: c.server.host,
+    PORT: c.server.port,
+    PUBLIC_URL: c.server.publicUrl,
+    LOG_LEVEL: c.server.logLevel,
+    SHUTDOWN_TIMEOUT_MS: c.server.shutdownTimeoutMs,
+    GITEA_URL: c.gitea.url,
+    GITEA_TOKEN: c.gitea.token,
+    GITEA_TIMEOUT_MS: c.gitea.timeoutMs,
+    GITEA_OAUTH_CLIENT_ID: c.gitea.oauthClientId,
+    GITEA_OAUTH_CLIENT_SECRET: c.gitea.oauthClientSecret,
+    MCP_BEARER_TOKEN: c.mcp.bearerToken,
+    MCP_ALLOWED_ORIGINS: c.mcp.allowedOrigins,
+    MCP_MAX_BODY_BYTES: c.mcp.maxBodyBytes,
+    RATE_LIMIT_PER_MINUTE: c.mcp.rateLimitPerMinute,
+    AUTH_FAILURES_PER_MINUTE: c.mcp.authFailuresPerMinute,
+    MAX_CONCURRENT_PER_IDENTITY: c.mcp.maxConcurrentPerIdentity,
+    MAX_CONCURRENT_TOTAL: c.mcp.maxConcurrentTotal,
+    REQUEST_TIMEOUT_MS: c.mcp.requestTimeoutMs,
+    SPEC_SOURCE: c.tools.specSource,
+    TOOLSETS: c.tools.toolsets,
+    TOOL_MODE: c.tools.mode,
+    READ_ONLY: c.tools.readOnly,
+    DISABLED_TOOLS: c.tools.disabledTools,
+    ALLOW_SUDO: c.tools.allowSudo,
+    MAX_TOOL_RESPONSE_ITEMS: c.tools.maxResponseItems,
+    MAX_TOOL_RESPONSE_CHARS: c.tools.maxResponseChars,
+    MAX_BINARY_BYTES: c.tools.maxBinaryBytes,
+    SECRET_DETECTION_MODE: c.secrets.detectionMode,
+    ENCRYPTION_KEY: c.secrets.encryptionKey,
+    DATABASE_URL: c.storage.databaseUrl,
+    DATA_DIR: c.storage.dataDir,
+    REDIS_URL: c.storage.redisUrl,
+    AUDIT_RETENTION_DAYS: c.audit.retentionDays,
+    AUDIT_BATCH_SIZE: c.audit.batchSize,
+    AUDIT_FLUSH_INTERVAL_MS: c.audit.flushIntervalMs,
+    ADMIN_TOKEN: c.admin.token,
+    POLICY_CACHE_TTL_MS: c.admin.policyCacheTtlMs,
+  };
 }
