@@ -222,3 +222,64 @@ export function describeIssues(error: z.ZodError): string[] {
     return `${path}: ${issue.message}`;
   });
 }
+
+export const AuditRecord = z.strictObject({
+  seq: z.string(),
+  event_id: z.string(),
+  created_at: z.string(),
+  login: z.string().nullable(),
+  mode: z.string().nullable(),
+  sudo: z.string().nullable(),
+  client_name: z.string().nullable(),
+  client_version: z.string().nullable(),
+  tool: z.string(),
+  operation_id: z.string().nullable(),
+  org: z.string().nullable(),
+  repo: z.string().nullable(),
+  method: z.string().nullable(),
+  path: z.string().nullable(),
+  status: z.number().int().nullable(),
+  kind: z.string().nullable().describe('Error kind; null for a successful call'),
+  duration_ms: z.number(),
+  result_bytes: z.number().int(),
+  redactions: z.number().int(),
+  masks: z.number().int(),
+  blocked: z.boolean(),
+  arguments: z.unknown().describe('Arguments with secrets redacted'),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+
+export const AuditPage = z.strictObject({
+  items: z.array(AuditRecord),
+  next_cursor: z.string().nullable().describe('Pass as ?cursor= for the next page; null at the end'),
+});
+
+const Count = z.number().int();
+export const AuditStats = z.strictObject({
+  from: z.string(),
+  to: z.string(),
+  org: z.string().nullable(),
+  total: Count,
+  by_kind: z.array(z.strictObject({ kind: z.string().describe('"ok" for successful calls'), count: Count })),
+  by_tool: z.array(z.strictObject({ tool: z.string(), count: Count })),
+  by_org: z.array(z.strictObject({ org: z.string().nullable(), count: Count })),
+  by_day: z.array(z.strictObject({ day: z.string().describe('YYYY-MM-DD (UTC)'), count: Count })),
+});
+
+const ChainLink = z.strictObject({ seq: z.string(), hash: z.string() });
+export const AuditVerify = z.strictObject({
+  ok: z.boolean(),
+  checked: Count,
+  anchor: ChainLink.describe('Where verification started (genesis or the last pruning checkpoint)'),
+  last: ChainLink,
+  head: ChainLink.describe('The chain head recorded by the writers'),
+  first_break: z
+    .strictObject({
+      reason: z.string(),
+      seq: z.string(),
+      event_id: z.string().nullable(),
+      detail: z.string(),
+    })
+    .nullable(),
+});

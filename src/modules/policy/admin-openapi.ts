@@ -21,8 +21,29 @@ type Route = {
   }>;
   body?: z.ZodType;
   response?: z.ZodType;
+  /** A 200 that is not JSON (exports): media type -> schema. */
+  produces?: Record<string, object>;
   errors: number[];
 };
+
+const q = (name: string, description: string, schema: object = { type: 'string' }) => ({
+  name,
+  in: 'query' as const,
+  required: false,
+  schema,
+  description,
+});
+
+const AUDIT_FILTERS = [
+  q('from', 'Records at or after this time (ISO 8601)', { type: 'string', format: 'date-time' }),
+  q('to', 'Records before this time (ISO 8601)', { type: 'string', format: 'date-time' }),
+  q('login', 'Only this login'),
+  q('org', 'Only this org (required for org owners, who see only orgs they own)'),
+  q('repo', 'Only this repository name'),
+  q('tool', 'Only this tool'),
+  q('kind', 'Only this error kind; "ok" selects successful calls'),
+  q('order', 'desc (newest first, default) or asc', { type: 'string', enum: ['desc', 'asc'] }),
+];
 
 const orgParam = {
   name: 'org',
@@ -150,6 +171,61 @@ export const ADMIN_ROUTES: Route[] = [
     response: S.Catalogue,
     errors: [400, 401, 403, 503],
   },
+  {
+    method: 'get',
+    path: '/api/admin/audit',
+    operationId: 'queryAudit',
+    summary: 'Audit records matching filters, newest first, in cursor pages',
+    auth: true,
+    parameters: [
+      ...AUDIT_FILTERS,
+      q('limit', 'Records per page', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }),
+      q('cursor', 'next_cursor of the previous page'),
+    ],
+    response: S.AuditPage,
+    errors: [400, 401, 403, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/audit/export',
+    operationId: 'exportAudit',
+    summary: 'Every matching audit record as CSV or JSON Lines (streamed download)',
+    auth: true,
+    parameters: [
+      ...AUDIT_FILTERS,
+      q('format', 'jsonl (default) or csv', { type: 'string', enum: ['jsonl', 'csv'] }),
+    ],
+    produces: {
+      'application/x-ndjson': {
+        type: 'string',
+        description: 'One audit record object (as in queryAudit) per line',
+      },
+      'text/csv': {
+        type: 'string',
+        description: 'A header row, then one record per row; formula-like cells are quoted',
+      },
+    },
+    errors: [400, 401, 403, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/audit/stats',
+    operationId: 'auditStats',
+    summary: 'Counts of audit records by outcome, tool, org and day (default: the last 30 days)',
+    auth: true,
+    parameters: [AUDIT_FILTERS[0]!, AUDIT_FILTERS[1]!, AUDIT_FILTERS[3]!],
+    response: S.AuditStats,
+    errors: [400, 401, 403, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/admin/audit/verify',
+    operationId: 'verifyAudit',
+    summary: 'Checks the audit hash chain (site admins)',
+    auth: true,
+    response: S.AuditVerify,
+    errors: [401, 403, 503],
+  },
 ];
 
 const ERROR_TEXT: Record<number, string> = {
@@ -175,14 +251,10 @@ export function adminOpenApiDocument(): Record<string, unknown> {
   if (built) return built;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ADMIN_ROUTES) {
-    const responses: Record<string, unknown> = {
-      '200': {
-        description: 'OK',
-        content: {
-          'application/json': { schema: route.response ? jsonSchema(route.response) : { type: 'object' } },
-        },
-      },
-    };
+    const ok = route.produces
+      ? Object.fromEntries(Object.entries(route.produces).map(([type, schema]) => [type, { schema }]))
+      : { 'application/json': { schema: route.response ? jsonSchema(route.response) : { type: 'object' } } };
+    const responses: Record<string, unknown> = { '200': { description: 'OK', content: ok } };
     for (const status of route.errors) {
       responses[String(status)] = {
         description: ERROR_TEXT[status],

@@ -11,9 +11,12 @@ import * as S from './admin-api.schemas';
 import type { AdminAuthRegistry, AdminPrincipal } from './admin-auth';
 import { adminOpenApiDocument } from './admin-openapi';
 import { AdminApiError, type AdminPolicyService } from './admin-policy.service';
-import { ADMIN_AUTH_REGISTRY, ADMIN_POLICY_SERVICE } from './policy.tokens';
+import type { AdminAuditService } from './admin-audit.service';
+import { ADMIN_AUDIT_SERVICE, ADMIN_AUTH_REGISTRY, ADMIN_POLICY_SERVICE } from './policy.tokens';
 
 const MAX_BODY_BYTES = 256 * 1024;
+/** A handler that answered the response itself (streamed). */
+const STREAMED = Symbol('streamed');
 
 type Req = IncomingMessage & { params?: Record<string, string> };
 
@@ -96,6 +99,7 @@ export class AdminController {
   constructor(
     @Inject(ADMIN_AUTH_REGISTRY) private readonly auth: AdminAuthRegistry,
     @Inject(ADMIN_POLICY_SERVICE) private readonly service: AdminPolicyService,
+    @Inject(ADMIN_AUDIT_SERVICE) private readonly audits: AdminAuditService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -177,6 +181,29 @@ export class AdminController {
     });
   }
 
+  @Get('audit')
+  audit(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
+    return this.run(req, res, (principal) => this.audits.query(principal, query(req)));
+  }
+
+  @Get('audit/export')
+  auditExport(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
+    return this.run(req, res, async (principal) => {
+      await this.audits.export(principal, query(req), res);
+      return STREAMED;
+    });
+  }
+
+  @Get('audit/stats')
+  auditStats(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
+    return this.run(req, res, (principal) => this.audits.stats(principal, query(req)));
+  }
+
+  @Get('audit/verify')
+  auditVerify(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
+    return this.run(req, res, (principal) => this.audits.verify(principal));
+  }
+
   /** Authenticate, run, answer: every route's errors take the same shape. */
   private async run(
     req: Req,
@@ -194,8 +221,18 @@ export class AdminController {
           error: { status: outcome.status, kind: KIND[outcome.status], message: outcome.message },
         });
       }
-      send(res, 200, await handler(outcome.principal));
+      const body = await handler(outcome.principal);
+      if (body !== STREAMED) send(res, 200, body);
     } catch (error) {
+      if (res.headersSent) {
+        // A streamed export failed part way: the client sees a cut body, the log says why.
+        this.logger.error(
+          { component: 'admin', err: error instanceof Error ? error.message : String(error) },
+          'admin stream failed',
+        );
+        res.destroy();
+        return;
+      }
       if (error instanceof AdminApiError) {
         return send(res, error.status, {
           error: {

@@ -24,11 +24,16 @@ import { AdminAuthRegistry, AdminTokenAuthenticator, giteaAsToken, OrgOwnership 
 import { AdminController } from './admin.controller';
 import { AdminPolicyService } from './admin-policy.service';
 import {
+  ADMIN_AUDIT_SERVICE,
   ADMIN_AUTH_REGISTRY,
   ADMIN_POLICY_SERVICE,
   ORG_OWNERSHIP,
   ORG_POLICY_REPOSITORY,
 } from './policy.tokens';
+import { AdminAuditService } from './admin-audit.service';
+import { AUDIT_REPOSITORY } from '../audit/audit.module';
+import type { AuditRecordRepository } from '../../infra/audit/audit-record.repository';
+import { AuditStatsRepository, type StatsDb } from '../../infra/audit/audit-stats.repository';
 
 /** How long an answer of Gitea to "is this person an owner of that org" is trusted. */
 export const OWNER_CHECK_CACHE_MS = 30_000;
@@ -108,8 +113,19 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
             : null,
         }),
     },
+    {
+      provide: ADMIN_AUDIT_SERVICE,
+      inject: [
+        ADMIN_POLICY_SERVICE,
+        { token: AUDIT_REPOSITORY, optional: true },
+        { token: PRISMA, optional: true },
+      ],
+      useFactory: (policies: AdminPolicyService, records?: AuditRecordRepository, prisma?: StatsDb) =>
+        new AdminAuditService(records ?? null, prisma ? new AuditStatsRepository(prisma) : null, policies),
+    },
   ],
   exports: [
+    ADMIN_AUDIT_SERVICE,
     POLICY_SOURCE,
     QUOTA_COUNTER,
     ORG_POLICY_REPOSITORY,

@@ -318,6 +318,57 @@ describeTwoReplicas('org policy across two replicas (PostgreSQL + Redis)', () =>
     }
   });
 
+  it('serves the audit trail to the console: query, export, stats, verify, scoped to what the caller owns', async () => {
+    const page = await adminCall(
+      a.base,
+      'GET',
+      `/api/admin/audit?org=${QORG}&kind=rate_limited&limit=2`,
+      person('alice'),
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.items).toHaveLength(2);
+    expect(
+      page.body.items.every(
+        (r: { org: string; kind: string }) => r.org === QORG && r.kind === 'rate_limited',
+      ),
+    ).toBe(true);
+    const next = await adminCall(
+      a.base,
+      'GET',
+      `/api/admin/audit?org=${QORG}&kind=rate_limited&limit=2&cursor=${page.body.next_cursor}`,
+      person('alice'),
+    );
+    expect(next.body.items).toHaveLength(1);
+    expect(next.body.next_cursor).toBeNull();
+    expect((await adminCall(a.base, 'GET', `/api/admin/audit?org=${QORG}`, person('bob'))).status).toBe(403);
+    expect((await adminCall(a.base, 'GET', '/api/admin/audit', person('alice'))).status).toBe(403);
+    expect((await adminCall(a.base, 'GET', '/api/admin/audit?colour=red', ADMIN_TOKEN)).status).toBe(400);
+
+    const stats = await adminCall(b.base, 'GET', `/api/admin/audit/stats?org=${QORG}`, person('alice'));
+    expect(stats.body.total).toBeGreaterThanOrEqual(8);
+    expect(stats.body.by_kind).toEqual(
+      expect.arrayContaining([
+        { kind: 'rate_limited', count: 3 },
+        { kind: 'ok', count: 5 },
+      ]),
+    );
+    expect(stats.body.by_tool).toEqual(expect.arrayContaining([{ tool: 'repoGet', count: 7 }]));
+
+    const verify = await adminCall(b.base, 'GET', '/api/admin/audit/verify', ADMIN_TOKEN);
+    expect(verify.body).toMatchObject({ ok: true, first_break: null });
+    expect(verify.body.checked).toBeGreaterThan(10);
+    expect((await adminCall(b.base, 'GET', '/api/admin/audit/verify', person('alice'))).status).toBe(403);
+
+    const csv = await fetch(`${a.base}/api/admin/audit/export?format=csv&org=${QORG}&kind=rate_limited`, {
+      headers: { authorization: `Bearer ${person('alice')}` },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toMatch(/^seq,event_id,created_at/);
+    expect(lines).toHaveLength(4);
+  });
+
   it('simulate agrees with what /mcp then does for the same inputs', async () => {
     await put(a, 'acme', {
       disabled_tools: ['issueCreateIssue', 'repoDelete*'],
