@@ -173,3 +173,45 @@ export class OrgOwnership {
     return owner;
   }
 }
+
+/** What this authenticator needs of the /mcp identity resolver (src/modules/auth/identity-resolver.ts). */
+export type BearerIdentityResolver = {
+  authenticate(
+    authorization: string | undefined,
+  ): Promise<
+    | { ok: true; identity: { login: string; isSiteAdmin: boolean; mode: string; token: string } }
+    | { ok: false; status: number; message: string }
+  >;
+};
+
+/**
+ * A person's OAuth access token of this service (issue 13): resolved by the same resolver as /mcp,
+ * accepted only for identities of mode "oauth" (the static MCP_BEARER_TOKEN is no admin
+ * credential). Gitea is asked as the person with their own Gitea grant, never the service token.
+ */
+export class OAuthAdminAuthenticator implements AdminAuthenticator {
+  constructor(
+    private readonly resolver: BearerIdentityResolver,
+    private readonly giteaUrl: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async authenticate(request: AdminRequestView): Promise<AdminAuthOutcome | null> {
+    if (bearerOf(request) === null) return null;
+    const result = await this.resolver.authenticate(request.headers.authorization);
+    if (!result.ok) {
+      return result.status === 503 ? { ok: false, status: 503, message: result.message } : null;
+    }
+    const { identity } = result;
+    if (identity.mode !== 'oauth') return null;
+    return {
+      ok: true,
+      principal: {
+        login: identity.login,
+        isSiteAdmin: identity.isSiteAdmin,
+        via: 'oauth',
+        gitea: identity.token ? giteaAsToken(this.giteaUrl, identity.token, this.timeoutMs) : null,
+      },
+    };
+  }
+}

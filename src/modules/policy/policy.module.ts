@@ -20,7 +20,15 @@ import {
   QUOTA_COUNTER,
   TOOL_SERVICE,
 } from '../tokens';
-import { AdminAuthRegistry, AdminTokenAuthenticator, giteaAsToken, OrgOwnership } from './admin-auth';
+import {
+  AdminAuthRegistry,
+  AdminTokenAuthenticator,
+  giteaAsToken,
+  OAuthAdminAuthenticator,
+  OrgOwnership,
+} from './admin-auth';
+import { AuthModule } from '../auth/auth.module';
+import { IDENTITY_RESOLVER, type IdentityResolver } from '../auth/identity-resolver';
 import { AdminController } from './admin.controller';
 import { AdminPolicyService } from './admin-policy.service';
 import {
@@ -40,6 +48,7 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
 
 @Global()
 @Module({
+  imports: [AuthModule],
   controllers: [AdminController],
   providers: [
     {
@@ -68,11 +77,16 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
     },
     {
       provide: ADMIN_AUTH_REGISTRY,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => {
+      inject: [APP_CONFIG, IDENTITY_RESOLVER],
+      useFactory: (config: AppConfig, identities: IdentityResolver) => {
         const registry = new AdminAuthRegistry();
         if (config.admin.token)
           registry.register('admin_token', new AdminTokenAuthenticator(config.admin.token));
+        // People's OAuth access tokens, through the same resolver as /mcp (mode "oauth" only).
+        registry.register(
+          'oauth',
+          new OAuthAdminAuthenticator(identities, config.gitea.url, config.gitea.timeoutMs),
+        );
         return registry;
       },
     },

@@ -244,7 +244,7 @@ describeTwoReplicas('org policy across two replicas (PostgreSQL + Redis)', () =>
     await put(a, QORG, { quotas: { tool_calls_per_minute: 4 } });
     // Stay inside one minute window: wait out the end of the current one when it is close.
     const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
     const session = await rawSession(a.url, BEARER);
     const args = { owner: QORG, repo: 'r' };
     const simulate = () =>
@@ -476,7 +476,7 @@ describe('org policy in one process without Redis (PGlite)', () => {
       quotas: { tool_calls_per_minute: 2 },
     });
     const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
     const session = await rawSession(app.url, BEARER);
     expect((await session.call(app.url, 'repoListTags', args)).status).toBe(200);
     expect((await session.call(app.url, 'repoListTags', args)).status).toBe(200);
