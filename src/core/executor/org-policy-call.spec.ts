@@ -161,24 +161,26 @@ describe('org policy in the call path', () => {
     expect(t.sent).toHaveLength(1);
   });
 
-  it('counts quotas per person within the org and marks the refusal for a 429', async () => {
+  it('counts quotas per person within the org and answers the refusal at the HTTP level (429)', async () => {
     const t = setup({ acme: { quotas: { toolCallsPerMinute: 2, writeCallsPerHour: null } } });
     const call = (who: CallIdentity) =>
-      t.service.callTool('issueListIssues', { owner: 'acme', repo: 'widgets' }, who);
-    expect((await call(identity)).isError).toBe(false);
-    expect((await call(identity)).isError).toBe(false);
+      t.service.execute('issueListIssues', { owner: 'acme', repo: 'widgets' }, who);
+    expect((await call(identity)).kind).toBe('ok');
+    expect((await call(identity)).kind).toBe('ok');
     const refused = await call(identity);
-    expect(refused.isError).toBe(true);
-    expect(error(refused).kind).toBe('rate_limited');
-    expect(refused.quotaRefusal).toMatchObject({ retryAfterSeconds: 30 });
-    expect(refused.quotaRefusal!.message).toContain('tool_calls_per_minute of organization acme');
+    expect(refused.kind).toBe('rate_limited');
+    expect(refused.org).toBe('acme');
+    expect(refused.reply).toMatchObject({ as: 'http', httpStatus: 429, retryAfterSeconds: 30 });
+    if (refused.reply.as === 'http')
+      expect(refused.reply.message).toContain('tool_calls_per_minute of organization acme');
+    expect(JSON.parse(refused.text).error.details).toMatchObject({
+      quota: 'tool_calls_per_minute',
+      limit: 2,
+    });
     // another person, and another org, are not affected
-    expect((await call({ ...identity, login: 'bob' })).isError).toBe(false);
-    expect((await t.service.callTool('repoGet', { owner: 'other', repo: 'x' }, identity)).isError).toBe(
-      false,
-    );
+    expect((await call({ ...identity, login: 'bob' })).kind).toBe('ok');
+    expect((await t.service.execute('repoGet', { owner: 'other', repo: 'x' }, identity)).kind).toBe('ok');
     expect(t.sent).toHaveLength(4);
-    expect(t.audits.map((a) => a.kind)).toEqual([null, null, 'rate_limited', null, null]);
   });
 
   it('search flags tools an org disables; describe says why; both leave other orgs alone', async () => {

@@ -1,4 +1,4 @@
-// How a policy change reaches the next call in every replica (docs/adr/0009):
+// How a policy change reaches the next call in every replica (docs/adr/0010):
 //  - each replica caches org policies for at most POLICY_CACHE_TTL_MS (the fallback bound);
 //  - the replica that writes a change drops its own entry at once and publishes the org's name on
 //    a Redis channel; every replica subscribed to it drops its entry when the message arrives;

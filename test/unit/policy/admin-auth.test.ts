@@ -49,7 +49,14 @@ describe('admin authentication', () => {
     ['a wrong token', 'Bearer nope', { ok: false, status: 401 }],
     ['no header', undefined, { ok: false, status: 401 }],
     ['Gitea down while resolving a person', 'Bearer busy', { ok: false, status: 503 }],
-  ])('%s', async (_name, header, expected) => {
+  ])('%s', async (_name, header, expectedRow) => {
+    const expected = expectedRow as {
+      ok: boolean;
+      login?: string;
+      site?: boolean;
+      via?: string;
+      status?: number;
+    };
     const outcome = await registry('the-admin-token').authenticate(view(header));
     if (expected.ok) {
       expect(outcome.ok).toBe(true);
