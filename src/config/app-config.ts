@@ -1,7 +1,9 @@
 // The typed, validated configuration every module receives (token APP_CONFIG).
 // Parsed once at boot from the environment by src/config/env.schema.ts; never read
 // process.env anywhere else. Secrets are plain strings here and must never be logged.
-export type SecretDetectionMode = 'off' | 'mask' | 'block';
+import type { SecretDetectionMode } from '../core/secrets/detection-mode';
+
+export type { SecretDetectionMode };
 export type ToolMode = 'full' | 'discovery';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

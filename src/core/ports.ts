@@ -1,7 +1,7 @@
 // Contracts between the framework-free core and the world around it. The core never imports
 // NestJS, Prisma, BullMQ, undici or process.env: adapters in src/infra implement these ports
 // and NestJS modules in src/modules wire them together.
-import type { SecretDetectionMode } from '../config/app-config';
+import type { SecretDetectionMode } from './secrets/detection-mode';
 
 export type IdentityMode = 'oauth' | 'token';
 

@@ -2,7 +2,8 @@
 // keep them stable and only add fields.
 import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
 import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
-import type { AppConfig } from '../../config/app-config';
+import type { SecretDetectionMode } from '../secrets/detection-mode';
+import type { ToolSettings } from './tool-settings';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -63,9 +64,11 @@ export interface ResultScrubber {
   readonly CREDENTIAL_ISSUING_OPERATIONS: ReadonlySet<string>;
 }
 
+export type { ToolSettings } from './tool-settings';
+
 export type ToolServiceOptions = {
-  tools: AppConfig['tools'];
-  secrets: Pick<AppConfig['secrets'], 'detectionMode'>;
+  tools: ToolSettings;
+  secrets: { detectionMode: SecretDetectionMode };
   /** GITEA_TOKEN, MCP_BEARER_TOKEN, GITEA_OAUTH_CLIENT_SECRET and any extra secrets: always redacted. */
   exactSecrets: string[];
   /** Per-call timeout towards Gitea (GITEA_TIMEOUT_MS). */

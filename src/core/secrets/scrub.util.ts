@@ -11,7 +11,9 @@ import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
 import { acceptAssignedValue, keyStartsAssignment, scanText } from './pattern-scanner.util';
 
-export type DetectionMode = 'off' | 'mask' | 'block';
+import type { SecretDetectionMode } from './detection-mode';
+
+export type DetectionMode = SecretDetectionMode;
 export type ScrubContext = { exactSecrets: string[]; mode: DetectionMode; skipPatterns: boolean };
 export type ScrubResult<T = unknown> = {
   value: T;
