@@ -47,9 +47,13 @@ export type AppConfig = {
     maxResponseItems: number; // MAX_TOOL_RESPONSE_ITEMS
     maxResponseChars: number; // MAX_TOOL_RESPONSE_CHARS
     maxBinaryBytes: number; // MAX_BINARY_BYTES
+    maxTextBodyBytes?: number; // MAX_TEXT_BODY_BYTES (default 4 x maxResponseChars)
   };
   secrets: {
     detectionMode: SecretDetectionMode; // SECRET_DETECTION_MODE
+    scanArchives?: 'scan' | 'withhold'; // SECRET_SCAN_ARCHIVES
+    archiveMaxBytes?: number; // SECRET_SCAN_ARCHIVE_MAX_BYTES
+    archiveMaxMembers?: number; // SECRET_SCAN_ARCHIVE_MAX_MEMBERS
     encryptionKey: string | null; // ENCRYPTION_KEY (32 bytes, base64 or hex) for grants at rest
     previousEncryptionKeys: string[]; // ENCRYPTION_KEYS_PREVIOUS: decrypt only (rotation)
   };

@@ -414,7 +414,7 @@ export class ToolExecutor implements ToolService {
     return this.success(op, request, response, identity, ctx, policy);
   }
 
-  private success(
+  private async success(
     op: CatalogueOperation,
     request: GiteaRequest,
     response: GiteaResponse,
@@ -440,18 +440,23 @@ export class ToolExecutor implements ToolService {
       declaredHeaders: op.responseHeaders,
       decoded,
     });
-    const scrubbed = this.deps.scrubber.scrubResult(envelope, {
+    const scrubCtx = {
       exactSecrets: this.exactSecrets(identity, ctx),
       mode: policy.detectionMode,
       skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
-    });
+    };
+    const scrubbed = this.deps.scrubber.scrubResultAsync
+      ? await this.deps.scrubber.scrubResultAsync(envelope, scrubCtx)
+      : this.deps.scrubber.scrubResult(envelope, scrubCtx);
     if (scrubbed.blocked) {
       const kinds = scrubbed.blocked.kinds.slice(0, 20);
       return {
         text: toolErrorText(
           'secret_blocked',
           response.status,
-          `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
+          scrubbed.blocked.reason
+            ? `the result was withheld: ${scrubbed.blocked.reason} (${kinds.join(', ') || 'unknown kind'}). Fetch the files one by one (repoGetContents) to see them with secrets masked.`
+            : `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
         ),
         isError: true,
         kind: 'secret_blocked' as const,

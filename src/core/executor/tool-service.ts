@@ -58,7 +58,26 @@ export interface ResultScrubber {
   scrubResult(
     value: unknown,
     ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
-  ): { value: unknown; redactions: number; masks: number; blocked: null | { kinds: string[] } };
+  ): {
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  };
+  /**
+   * scrubResult for successful results, when the scrubber has one: scans binary bodies and
+   * archives over the event loop before the synchronous pass. `blocked.reason`, when set, says why
+   * the result is withheld (a secret inside an archive, an archive that could not be scanned).
+   */
+  scrubResultAsync?(
+    value: unknown,
+    ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
+  ): Promise<{
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  }>;
   /** JSON path of a mask marker found in an outgoing body, or null. */
   findMaskMarker(body: unknown, operationId: string): string | null;
   readonly CREDENTIAL_ISSUING_OPERATIONS: ReadonlySet<string>;

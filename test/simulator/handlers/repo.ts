@@ -289,6 +289,22 @@ const MIME: Record<string, string> = {
   bin: 'application/octet-stream',
 };
 
+/**
+ * Gitea's content sniffing for raw files: Go's http.DetectContentType names UTF-16 by its BOM,
+ * calls bytes with a NUL (and no BOM) binary, and Gitea adds the charset it detects for text.
+ */
+function sniffTextType(data: Buffer): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return 'text/plain; charset=utf-16le';
+  if (data[0] === 0xfe && data[1] === 0xff) return 'text/plain; charset=utf-16be';
+  if (data.includes(0)) return 'application/octet-stream';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return 'text/plain; charset=utf-8';
+  } catch {
+    return 'text/plain; charset=iso-8859-1';
+  }
+}
+
 const rawFile: Handler = (ctx) => {
   const { repo } = loadRepo(ctx);
   let path = checkPath(ctx.params.filepath ?? '');
@@ -311,11 +327,10 @@ const rawFile: Handler = (ctx) => {
   const data = commit?.tree.get(path);
   if (!data) throw notFound('object does not exist');
   const ext = path.split('.').pop()?.toLowerCase() ?? '';
-  const text = !data.includes(0);
   return {
     status: 200,
     raw: data,
-    contentType: MIME[ext] ?? (text ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
+    contentType: MIME[ext] ?? sniffTextType(data),
     headers: {
       'Content-Disposition': `inline; filename="${path.split('/').pop()}"`,
       'Cache-Control': 'private, max-age=300',

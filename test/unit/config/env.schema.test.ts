@@ -50,11 +50,15 @@ describe('parseConfig', () => {
       maxResponseItems: 100,
       maxResponseChars: 100000,
       maxBinaryBytes: 1048576,
+      maxTextBodyBytes: 400000,
     });
     expect(config.secrets).toEqual({
       detectionMode: 'mask',
       encryptionKey: null,
       previousEncryptionKeys: [],
+      scanArchives: 'scan',
+      archiveMaxBytes: 33554432,
+      archiveMaxMembers: 10000,
     });
     expect(config.gitea).toMatchObject({
       oauthAdminScopes: false,
