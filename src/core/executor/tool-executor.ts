@@ -4,6 +4,8 @@ import type { CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from 
 import { TransportError } from '../ports';
 import type { SwaggerSpec } from '../catalogue/swagger-types';
 import {
+  BYTE_RANGE_ARG,
+  BYTE_RANGE_OPERATIONS,
   buildCatalogue,
   RAW_TOOL_NAME,
   rawToolDefinition,
@@ -24,7 +26,7 @@ import { ArgumentValidator } from '../validation/argument-validator';
 import { buildRequest, queryPairs, RequestBuildError } from '../request/request-builder';
 import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
-import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
+import { BinaryTooLargeError, buildEnvelope, decodeBody, type Envelope } from '../envelope/envelope';
 import { applyBounds } from '../envelope/bounds';
 import { redactArguments } from '../secrets';
 import {
@@ -406,6 +408,7 @@ export class ToolExecutor implements ToolService {
       maxBodyBytes:
         this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
       ...(signal ? { signal } : {}),
+      maxTextBytes: this.maxTextBytes(),
     });
     ctx.status = response.status;
     if (response.status < 200 || response.status >= 300) {
@@ -440,6 +443,7 @@ export class ToolExecutor implements ToolService {
       declaredHeaders: op.responseHeaders,
       decoded,
     });
+    if (response.cut) envelope.body_cut = bodyCut(op, request, response.cut, this.maxTextBytes());
     const scrubCtx = {
       exactSecrets: this.exactSecrets(identity, ctx),
       mode: policy.detectionMode,
@@ -473,6 +477,11 @@ export class ToolExecutor implements ToolService {
       kind: null,
       counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
     };
+  }
+
+  /** MAX_TEXT_BODY_BYTES: text and JSON bodies are read up to here (default 4 x MAX_TOOL_RESPONSE_CHARS). */
+  private maxTextBytes(): number {
+    return this.options.tools.maxTextBodyBytes ?? 4 * this.options.tools.maxResponseChars;
   }
 
   private exactSecrets(identity: CallIdentity, ctx: CallContext): string[] {
@@ -668,6 +677,23 @@ export function rawPartsSchema(op: CatalogueOperation): object {
   };
   rawSchemas.set(op, schema);
   return schema;
+}
+
+/** What was cut from a body read only in part, and how to read the rest. */
+function bodyCut(
+  op: CatalogueOperation,
+  request: GiteaRequest,
+  cut: { receivedBytes: number; totalBytes: number | null },
+  limit: number,
+): NonNullable<Envelope['body_cut']> {
+  const from = /^bytes=(\d+)-/.exec(request.headers.range ?? '');
+  const start = (from ? Number(from[1]) : 0) + cut.receivedBytes;
+  const of = cut.totalBytes !== null ? ` of ${cut.totalBytes}` : '';
+  const next = `${start}-${start + limit - 1}`;
+  const hint = BYTE_RANGE_OPERATIONS.has(op.operationId)
+    ? `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Read on with ${op.operationId} and ${BYTE_RANGE_ARG}: "${next}".`
+    : `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Ask for less (a smaller page with limit, a filter), or read a file in slices with repoGetRawFile and ${BYTE_RANGE_ARG}: "${next}".`;
+  return { received_bytes: cut.receivedBytes, total_bytes: cut.totalBytes, hint };
 }
 
 function safeCollect(fn: () => string[]): string[] {

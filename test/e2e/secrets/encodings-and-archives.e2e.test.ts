@@ -71,7 +71,7 @@ describe('secrets in every encoding and in archives (issue 12)', () => {
         audit: { record: (e) => audits.push(e) },
         clock: { now: () => Date.now() },
         scrubber: resolveResultScrubber({
-          secrets: { detectionMode: mode, encryptionKey: null, ...secrets },
+          secrets: { detectionMode: mode, encryptionKey: null, previousEncryptionKeys: [], ...secrets },
         }),
       },
     );

@@ -305,7 +305,7 @@ function sniffTextType(data: Buffer): string {
   }
 }
 
-const rawFile: Handler = (ctx) => {
+const rawFile: Handler = (ctx): Reply => {
   const { repo } = loadRepo(ctx);
   let path = checkPath(ctx.params.filepath ?? '');
   let commit = ctx.query.get('ref') ? resolveRef(repo, ctx.query.get('ref')) : undefined;
@@ -327,11 +327,31 @@ const rawFile: Handler = (ctx) => {
   const data = commit?.tree.get(path);
   if (!data) throw notFound('object does not exist');
   const ext = path.split('.').pop()?.toLowerCase() ?? '';
+  // Gitea serves raw files through Go's http.ServeContent: one "bytes=a-b" range gives 206.
+  const range = /^bytes=(\d+)-(\d*)$/.exec(String(ctx.req.headers.range ?? ''));
+  if (range) {
+    const start = Number(range[1]);
+    const end = Math.min(data.length - 1, range[2] ? Number(range[2]) : data.length - 1);
+    if (start >= data.length || end < start)
+      return {
+        status: 416,
+        raw: Buffer.from('invalid range: failed to overlap\n'),
+        contentType: 'text/plain; charset=utf-8',
+        headers: { 'Content-Range': `bytes */${data.length}` },
+      };
+    return {
+      status: 206,
+      raw: data.subarray(start, end + 1),
+      contentType: MIME[ext] ?? sniffTextType(data),
+      headers: { 'Content-Range': `bytes ${start}-${end}/${data.length}`, 'Accept-Ranges': 'bytes' },
+    };
+  }
   return {
     status: 200,
     raw: data,
     contentType: MIME[ext] ?? sniffTextType(data),
     headers: {
+      'Accept-Ranges': 'bytes',
       'Content-Disposition': `inline; filename="${path.split('/').pop()}"`,
       'Cache-Control': 'private, max-age=300',
       ETag: `"${blobSha(data)}"`,
