@@ -481,6 +481,13 @@ function triggers(key: string): boolean {
   return t;
 }
 
+/** The `name` (or `key`) of an object that also has `data` or `value`, when it names a secret. */
+function siblingName(o: Record<string, unknown>): string | null {
+  if (typeof o.data !== 'string' && typeof o.value !== 'string') return null;
+  const n = typeof o.name === 'string' ? o.name : typeof o.key === 'string' ? o.key : null;
+  return n !== null && n.length <= 64 && triggers(n) ? n : null;
+}
+
 // Shortest string any pattern can match (a URL with a one-character password: `a://:pq@`).
 const MIN_PATTERN_TEXT = 8;
 // Strings up to this length are scanned once however often they occur (hashing them is cheap).
@@ -602,15 +609,19 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     const keys = Object.keys(o);
     const pair = shapeOf(keys);
     if (pair === null) return null;
+    // A name/value pair whose name says secret (an Actions variable {name, data}, an env entry
+    // {name, value}, a Kubernetes-like {key, value}): the value is scanned as `"NAME":"value"`.
+    const sibling = patterns ? siblingName(o) : null;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const x = o[k];
       if (typeof x === 'string') {
-        if (pair[i]) {
+        const named = sibling !== null && (k === 'data' || k === 'value');
+        if (pair[i] || named) {
           texts.push(x);
           slotCont.push(c);
           slotKey.push(k);
-          slotPair.push(JSON.stringify(k) + ':');
+          slotPair.push(JSON.stringify(named ? sibling : k) + ':');
           weights.push(1);
         } else if (x.length >= minLen) addValue(x, c, k);
       } else if (x !== null && typeof x === 'object') {
