@@ -235,5 +235,34 @@ export const FAMILY_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => 
   { name: 'credentials-ref', make: () => 'credentials: ${{ secrets.REGISTRY_CREDENTIALS }}' },
   { name: 'redis-url-nopass', make: () => 'REDIS_URL=redis://cache:6379/0' },
   { name: 'define-constant', make: () => "define( 'WP_DEBUG', false );" },
+  { name: 'gpg-key-id', make: (r) => `GPG_SIGNING_KEY_ID=${pick(r, HEX.toUpperCase(), 16)}` },
+  {
+    name: 'jwks-modulus',
+    make: (r) =>
+      JSON.stringify({
+        keys: [{ kty: 'RSA', kid: pick(r, HEX, 16), use: 'sig', n: pick(r, URLSAFE, 342), e: 'AQAB' }],
+      }),
+  },
+  {
+    name: 'lfs-pointer',
+    make: (r) =>
+      `version https://git-lfs.github.com/spec/v1\noid sha256:${pick(r, HEX, 64)}\nsize ${pick(r, DIGITS, 6)}`,
+  },
+  {
+    name: 'oauth-state',
+    make: (r) =>
+      `https://gitea.example.com/user/oauth2/callback?code=${pick(r, HEX, 20)}&state=${pick(r, URLSAFE, 32)}`,
+  },
+  { name: 'traceparent', make: (r) => `traceparent: 00-${pick(r, HEX, 32)}-${pick(r, HEX, 16)}-01` },
+  { name: 'ci-commit-sha', make: (r) => `CI_COMMIT_SHA=${pick(r, HEX, 40)}` },
+  { name: 'mysql-database-arg', make: () => 'mysql -u root -p appdb < schema.sql' },
+  { name: 'docker-build-secret', make: () => 'docker build --secret id=npmrc,src=$HOME/.npmrc .' },
+  { name: 'docker-run-port', make: () => 'docker run -p 8080:80 -u 1000:1000 nginx' },
+  { name: 'token-url', make: () => 'TOKEN_URL=https://auth.example.com/oauth/token' },
+  { name: 'var-header-name', make: () => '{"name":"API_KEY_HEADER","data":"X-Api-Key"}' },
+  {
+    name: 'k8s-env-secretref',
+    make: () => '{"name":"DB_PASSWORD","valueFrom":{"secretKeyRef":{"name":"db","key":"password"}}}',
+  },
   { name: 'gitea-sha-in-context', make: (r) => `commit ${pick(r, HEX, 40)}\nAuthor: Dev <dev@example.org>` },
 ];

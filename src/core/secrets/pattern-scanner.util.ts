@@ -188,6 +188,17 @@ const KEY_SUFFIX_OK =
 const KEY_NAME_DENY =
   /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|routing|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
 
+const SECRET_NAME_RE =
+  /(?:pass(?:word|wd|phrase)?|pwd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
+const KEY_END_RE = /key(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
+
+/** Whether a variable name (an Actions variable, an env entry, a map key) names a secret. */
+export function namesSecret(name: string): boolean {
+  if (name.length > 64 || !SECRET_NAME_RE.test(name)) return false;
+  if (!KEY_END_RE.test(name) || /(?:api|access|private|secret|account)[_-]?key/i.test(name)) return true;
+  return !KEY_NAME_DENY.test(name.replace(/[_.-]?key(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i, ''));
+}
+
 /** A value assigned to a *_key name: long and random-looking, not a path, URL, id or public key. */
 function strongKeyValue(value: string): boolean {
   const v = value.trim();
@@ -561,17 +572,19 @@ function mergeMatches(list: Array<PatternMatch & { prio: number }>): PatternMatc
 // literal anchor (indexOf or a literal-led regex) and read by a bounded sticky regex.
 /* eslint-disable no-control-regex -- NUL separates joined strings: values must stop there */
 const NETRC_RE =
-  /machine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}([^\s\u0000]{3,256})/y;
+  /machine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}([^\s"'\\\u0000]{3,256})/y;
 const REDIS_RE = /(?:requirepass|masterauth)[ \t]{1,8}("?)([^\s"\u0000]{4,256})\1/y;
 const FLAG_RE =
   /--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 const FLAG_FIND_RE = /--(?:pass|token|api-?key|secret|client-secret|access-token|auth-token|private-key)/gi;
+// sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
-  /\b(?:sshpass|mysql(?:dump|admin)?|mariadb(?:-dump)?|(?:docker|podman|nerdctl|buildah|skopeo) login)\b/g;
+  /\b(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo) login)\b/g;
 const SHORT_P_RE = /[^\n\u0000]{0,200}?[ \t]-p[ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+const SHORT_P_GLUED_RE = /[^\n\u0000]{0,200}?[ \t]-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
 const PGPASS_RE =
-  /(?<![^\s])[^:\s#\u0000]{1,253}:(?:\d{1,5}|\*):[^:\s\u0000]{1,64}:[^:\s\u0000]{1,64}:([^\s\u0000:]{4,256})(?![^\s])/g;
+  /(?<![^\s\u0000"])[^:\s#"\u0000]{1,253}:(?:\d{1,5}|\*):[^:\s\u0000]{1,64}:[^:\s\u0000]{1,64}:([^\s\u0000:"]{4,256})(?![^\s\u0000"\\])/g;
 const DEFINE_RE =
   /define\(\s{0,4}(['"])[A-Z_]{0,30}(?:PASSWORD|KEY|SALT|SECRET|TOKEN)[A-Z_]{0,30}\1\s{0,4},\s{0,4}(['"])([^'"\n\u0000]{4,256})\2/y;
 const PUTTY_RE = /Private-Lines:[ \t]{0,4}(\d{1,3})[ \t]{0,4}\r?\n/y;
@@ -603,20 +616,23 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
   for (let f = FLAG_FIND_RE.exec(text); f !== null; f = FLAG_FIND_RE.exec(text)) {
     FLAG_RE.lastIndex = f.index;
     const m = FLAG_RE.exec(text);
-    if (m && acceptAssignedValue(m[2]!, true))
+    // `--secret id=x,src=file` (docker build) names a secret, it is not one.
+    if (m && !m[2]!.includes('=') && acceptAssignedValue(m[2]!, true))
       pushValue(out, f.index + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
   }
   SHORT_P_CMD_RE.lastIndex = 0;
   for (let c = SHORT_P_CMD_RE.exec(text); c !== null; c = SHORT_P_CMD_RE.exec(text)) {
-    SHORT_P_RE.lastIndex = SHORT_P_CMD_RE.lastIndex;
-    const m = SHORT_P_RE.exec(text);
+    const re = c[1] !== undefined ? SHORT_P_GLUED_RE : SHORT_P_RE;
+    re.lastIndex = SHORT_P_CMD_RE.lastIndex;
+    const m = re.exec(text);
     if (m) pushValue(out, SHORT_P_CMD_RE.lastIndex + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
   }
   for (const anchor of [' -u ', ' -u\t', '--user ']) {
     for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
       CURL_USER_RE.lastIndex = anchor.startsWith(' ') ? i + 1 : i;
       const m = CURL_USER_RE.exec(text);
-      if (m) pushValue(out, CURL_USER_RE.lastIndex - m[1]!.length, m[2]!, 'basic-auth-credentials');
+      if (m && !/^[0-9]+$/.test(m[2]!))
+        pushValue(out, CURL_USER_RE.lastIndex - m[1]!.length, m[2]!, 'basic-auth-credentials');
     }
   }
   if (text.includes(':5432:') || text.includes(':*:') || text.includes(':3306:')) {
@@ -630,19 +646,25 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
     if (m && acceptAssignedValue(m[3]!, true))
       pushValue(out, DEFINE_RE.lastIndex - 1, m[3]!, 'secret-assignment');
   }
-  // Serialised name/value pairs: {"name":"APP_SECRET","data":"..."} (Actions variables, env lists).
-  for (const anchor of ['","data":"', '","value":"']) {
-    for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
-      const open = text.lastIndexOf('"', i - 1);
-      if (open < 8 || i - open > 65) continue;
-      const name = text.slice(open + 1, i);
-      if (!/(?:"name"|"key"):$/.test(text.slice(open - 7, open)) || !keyStartsAssignment(name)) continue;
-      const from = i + anchor.length;
-      const close = text.indexOf('"', from);
-      if (close < 0 || close - from > 300) continue;
-      const value = text.slice(from, close);
-      if (!value.includes('\\') && acceptAssignedValue(value, true))
-        pushValue(out, close, value, 'secret-assignment');
+  // Serialised name/value pairs: {"name":"APP_SECRET","data":"..."} (Actions variables, env lists),
+  // also as escaped JSON inside a JSON string.
+  for (const q of ['"', '\\"']) {
+    for (const field of ['data', 'value']) {
+      const anchor = `${q},${q}${field}${q}:${q}`;
+      for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
+        const open = text.lastIndexOf(q, i - 1);
+        if (open < 8 || i - open > 64 + q.length) continue;
+        const name = text.slice(open + q.length, i);
+        const before = text.slice(Math.max(0, open - 8 - 2 * q.length), open);
+        if (!(before.endsWith(`${q}name${q}:`) || before.endsWith(`${q}key${q}:`)) || !namesSecret(name))
+          continue;
+        const from = i + anchor.length;
+        const close = text.indexOf(q, from);
+        if (close < 0 || close - from > 300) continue;
+        const value = text.slice(from, close);
+        if (!value.includes('\\') && acceptAssignedValue(value, true))
+          pushValue(out, close, value, 'secret-assignment');
+      }
     }
   }
   for (let i = text.indexOf('Private-Lines:'); i >= 0; i = text.indexOf('Private-Lines:', i + 14)) {

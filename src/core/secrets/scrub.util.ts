@@ -9,7 +9,7 @@
 // Every walk uses an explicit stack, so no depth of nesting can exhaust the call stack.
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
-import { acceptAssignedValue, keyStartsAssignment, scanText } from './pattern-scanner.util';
+import { acceptAssignedValue, keyStartsAssignment, namesSecret, scanText } from './pattern-scanner.util';
 import {
   DEFAULT_CONTAINER_POLICY,
   driveSync,
@@ -485,7 +485,7 @@ function triggers(key: string): boolean {
 function siblingName(o: Record<string, unknown>): string | null {
   if (typeof o.data !== 'string' && typeof o.value !== 'string') return null;
   const n = typeof o.name === 'string' ? o.name : typeof o.key === 'string' ? o.key : null;
-  return n !== null && n.length <= 64 && triggers(n) ? n : null;
+  return n !== null && namesSecret(n) ? n : null;
 }
 
 // Shortest string any pattern can match (a URL with a one-character password: `a://:pq@`).
