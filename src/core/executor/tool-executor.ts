@@ -467,6 +467,8 @@ export class ToolExecutor implements ToolService {
         counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true },
       };
     }
+    // A large result was just scanned: let timers and other requests run before it is serialised.
+    if (response.body.length > 256 * 1024) await new Promise<void>((resolve) => setImmediate(resolve));
     const bounded = applyBounds(scrubbed.value as typeof envelope, {
       maxItems: this.options.tools.maxResponseItems,
       maxChars: this.options.tools.maxResponseChars,
