@@ -67,16 +67,12 @@ const UPPER_RE = new RegExp(
 const LITERALS: Array<[string, number, RegExp, number]> = [
   ['y2', 1, /oy2[a-z0-9]{40}/y, 0],
   [':AA', 0, /:AA[A-Za-z0-9_-]{33}/y, 1],
-  // Prefixes followed by hex or base64 (no separator, or '+' and '/' in the first characters).
+  // Prefixes without a separator before the random part.
   ['dapi', 0, /dapi[a-f0-9]{32}/y, 0],
+  ['glc_', 0, /glc_[A-Za-z0-9+/]{32}/y, 0],
   ['dp.', 0, /dp\.[a-z]{2,5}\./y, 0],
   ['cio', 0, /cio[A-Za-z0-9]{32}/y, 0],
   ['cmVmdGtu', 0, /cmVmdGtuOjAxOj/y, 0],
-  ['glc_', 0, /glc_[A-Za-z0-9+/]{32}/y, 0],
-  ['sntrys_', 0, /sntrys_[A-Za-z0-9+/=_-]{60}/y, 0],
-  ['fm2_', 0, /fm2_[A-Za-z0-9+/=_-]{50}/y, 0],
-  ['fm1', 0, /fm1[ar]_[A-Za-z0-9+/=_-]{50}/y, 0],
-  ['ops_eyJ', 0, /ops_eyJ[A-Za-z0-9+/=_-]{100}/y, 0],
 ];
 // 4. the inner anchors, each found with indexOf: rare literals are near free that way, while one
 //    alternation led by '-', '/' and '$' costs a regex step at every such character. Both webhook
@@ -576,12 +572,11 @@ const NETRC_RE =
 const REDIS_RE = /(?:requirepass|masterauth)[ \t]{1,8}("?)([^\s"\u0000]{4,256})\1/y;
 const FLAG_RE =
   /--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
-const FLAG_FIND_RE = /--(?:pass|token|api-?key|secret|client-secret|access-token|auth-token|private-key)/gi;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
-  /\b(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo) login)\b/g;
-const SHORT_P_RE = /[^\n\u0000]{0,200}?[ \t]-p[ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
-const SHORT_P_GLUED_RE = /[^\n\u0000]{0,200}?[ \t]-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+  /(?:^|[\s;&|(])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo) login)\s/;
+const SHORT_P_RE = /-p[ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+const SHORT_P_GLUED_RE = /-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
 const PGPASS_RE =
   /(?<![^\s\u0000"])[^:\s#"\u0000]{1,253}:(?:\d{1,5}|\*):[^:\s\u0000]{1,64}:[^:\s\u0000]{1,64}:([^\s\u0000:"]{4,256})(?![^\s\u0000"\\])/g;
@@ -599,6 +594,23 @@ function pushValue(
   out.push({ start: end - value.length, end, kind, reveal: 0, prio: 1 });
 }
 
+function shortP(text: string, at: number, out: Array<PatternMatch & { prio: number }>): void {
+  const lineStart = Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('\u0000', at), at - 200, -1) + 1;
+  const cmd = SHORT_P_CMD_RE.exec(text.slice(lineStart, at + 1));
+  if (!cmd) return;
+  const re = cmd[1] !== undefined ? SHORT_P_GLUED_RE : SHORT_P_RE;
+  re.lastIndex = at;
+  const m = re.exec(text);
+  if (m) pushValue(out, at + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
+}
+
+function curlUser(text: string, at: number, out: Array<PatternMatch & { prio: number }>): void {
+  CURL_USER_RE.lastIndex = at;
+  const m = CURL_USER_RE.exec(text);
+  if (m && !/^[0-9]+$/.test(m[2]!))
+    pushValue(out, CURL_USER_RE.lastIndex - m[1]!.length, m[2]!, 'basic-auth-credentials');
+}
+
 function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: number }>): void {
   for (let i = text.indexOf('machine'); i >= 0; i = text.indexOf('machine', i + 7)) {
     NETRC_RE.lastIndex = i;
@@ -612,30 +624,26 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
       if (m) pushValue(out, i + m[0].length - m[1]!.length, m[2]!, 'secret-assignment');
     }
   }
-  FLAG_FIND_RE.lastIndex = 0;
-  for (let f = FLAG_FIND_RE.exec(text); f !== null; f = FLAG_FIND_RE.exec(text)) {
-    FLAG_RE.lastIndex = f.index;
+  // Flags: every '--' (rare in prose) is tried as --password/--token/... and as curl's --user.
+  for (let i = text.indexOf('--'); i >= 0; i = text.indexOf('--', i + 2)) {
+    FLAG_RE.lastIndex = i;
     const m = FLAG_RE.exec(text);
     // `--secret id=x,src=file` (docker build) names a secret, it is not one.
     if (m && !m[2]!.includes('=') && acceptAssignedValue(m[2]!, true))
-      pushValue(out, f.index + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
+      pushValue(out, i + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
+    else if (text.startsWith('--user', i)) curlUser(text, i, out);
   }
-  SHORT_P_CMD_RE.lastIndex = 0;
-  for (let c = SHORT_P_CMD_RE.exec(text); c !== null; c = SHORT_P_CMD_RE.exec(text)) {
-    const re = c[1] !== undefined ? SHORT_P_GLUED_RE : SHORT_P_RE;
-    re.lastIndex = SHORT_P_CMD_RE.lastIndex;
-    const m = re.exec(text);
-    if (m) pushValue(out, SHORT_P_CMD_RE.lastIndex + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
-  }
-  for (const anchor of [' -u ', ' -u\t', '--user ']) {
-    for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
-      CURL_USER_RE.lastIndex = anchor.startsWith(' ') ? i + 1 : i;
-      const m = CURL_USER_RE.exec(text);
-      if (m && !/^[0-9]+$/.test(m[2]!))
-        pushValue(out, CURL_USER_RE.lastIndex - m[1]!.length, m[2]!, 'basic-auth-credentials');
+  // Short flags after a space: -p (sshpass, registry logins; glued -pVALUE for mysql), -u (curl).
+  for (const [flag, read] of [
+    ['-u', curlUser],
+    ['-p', shortP],
+  ] as const) {
+    for (let i = text.indexOf(flag); i > 0; i = text.indexOf(flag, i + 2)) {
+      const c = text.charCodeAt(i - 1);
+      if (c === 32 || c === 9) read(text, i, out);
     }
   }
-  if (text.includes(':5432:') || text.includes(':*:') || text.includes(':3306:')) {
+  if (text.includes(':5432:') || text.includes(':*:')) {
     PGPASS_RE.lastIndex = 0;
     for (let m = PGPASS_RE.exec(text); m !== null; m = PGPASS_RE.exec(text))
       pushValue(out, m.index + m[0].length, m[1]!, 'pgpass-password');
