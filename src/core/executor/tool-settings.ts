@@ -10,4 +10,6 @@ export type ToolSettings = {
   maxResponseItems: number;
   maxResponseChars: number;
   maxBinaryBytes: number;
+  /** MAX_TEXT_BODY_BYTES: how much of a text or JSON body is read (default 4 x maxResponseChars). */
+  maxTextBodyBytes?: number;
 };
