@@ -4,6 +4,8 @@ import type { CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from 
 import { TransportError } from '../ports';
 import type { SwaggerSpec } from '../catalogue/swagger-types';
 import {
+  BYTE_RANGE_ARG,
+  BYTE_RANGE_OPERATIONS,
   buildCatalogue,
   RAW_TOOL_NAME,
   rawToolDefinition,
@@ -26,7 +28,7 @@ import { ArgumentValidator } from '../validation/argument-validator';
 import { buildRequest, queryPairs, RequestBuildError } from '../request/request-builder';
 import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
-import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
+import { BinaryTooLargeError, buildEnvelope, decodeBody, type Envelope } from '../envelope/envelope';
 import { applyBounds } from '../envelope/bounds';
 import { redactArguments } from '../secrets';
 import {
@@ -414,6 +416,7 @@ export class ToolExecutor implements ToolService {
       maxBodyBytes:
         this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
       ...(signal ? { signal } : {}),
+      maxTextBytes: this.maxTextBytes(),
     });
     ctx.status = response.status;
     if (response.status < 200 || response.status >= 300) {
@@ -455,7 +458,7 @@ export class ToolExecutor implements ToolService {
     }
   }
 
-  private success(
+  private async success(
     op: CatalogueOperation,
     request: GiteaRequest,
     response: GiteaResponse,
@@ -481,24 +484,32 @@ export class ToolExecutor implements ToolService {
       declaredHeaders: op.responseHeaders,
       decoded,
     });
-    const scrubbed = this.deps.scrubber.scrubResult(envelope, {
+    if (response.cut) envelope.body_cut = bodyCut(op, request, response.cut, this.maxTextBytes());
+    const scrubCtx = {
       exactSecrets: this.exactSecrets(identity, ctx),
       mode: policy.detectionMode,
       skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
-    });
+    };
+    const scrubbed = this.deps.scrubber.scrubResultAsync
+      ? await this.deps.scrubber.scrubResultAsync(envelope, scrubCtx)
+      : this.deps.scrubber.scrubResult(envelope, scrubCtx);
     if (scrubbed.blocked) {
       const kinds = scrubbed.blocked.kinds.slice(0, 20);
       return {
         text: toolErrorText(
           'secret_blocked',
           response.status,
-          `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
+          scrubbed.blocked.reason
+            ? `the result was withheld: ${scrubbed.blocked.reason} (${kinds.join(', ') || 'unknown kind'}). Fetch the files one by one (repoGetContents) to see them with secrets masked.`
+            : `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
         ),
         isError: true,
         kind: 'secret_blocked' as const,
         counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true },
       };
     }
+    // A large result was just scanned: let timers and other requests run before it is serialised.
+    if (response.body.length > 256 * 1024) await new Promise<void>((resolve) => setImmediate(resolve));
     const bounded = applyBounds(scrubbed.value as typeof envelope, {
       maxItems: this.options.tools.maxResponseItems,
       maxChars: this.options.tools.maxResponseChars,
@@ -509,6 +520,11 @@ export class ToolExecutor implements ToolService {
       kind: null,
       counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
     };
+  }
+
+  /** MAX_TEXT_BODY_BYTES: text and JSON bodies are read up to here (default 4 x MAX_TOOL_RESPONSE_CHARS). */
+  private maxTextBytes(): number {
+    return this.options.tools.maxTextBodyBytes ?? 4 * this.options.tools.maxResponseChars;
   }
 
   private exactSecrets(identity: CallIdentity, ctx: CallContext): string[] {
@@ -732,6 +748,23 @@ export function rawPartsSchema(op: CatalogueOperation): object {
   };
   rawSchemas.set(op, schema);
   return schema;
+}
+
+/** What was cut from a body read only in part, and how to read the rest. */
+function bodyCut(
+  op: CatalogueOperation,
+  request: GiteaRequest,
+  cut: { receivedBytes: number; totalBytes: number | null },
+  limit: number,
+): NonNullable<Envelope['body_cut']> {
+  const from = /^bytes=(\d+)-/.exec(request.headers.range ?? '');
+  const start = (from ? Number(from[1]) : 0) + cut.receivedBytes;
+  const of = cut.totalBytes !== null ? ` of ${cut.totalBytes}` : '';
+  const next = `${start}-${start + limit - 1}`;
+  const hint = BYTE_RANGE_OPERATIONS.has(op.operationId)
+    ? `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Read on with ${op.operationId} and ${BYTE_RANGE_ARG}: "${next}".`
+    : `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Ask for less (a smaller page with limit, a filter), or read a file in slices with repoGetRawFile and ${BYTE_RANGE_ARG}: "${next}".`;
+  return { received_bytes: cut.receivedBytes, total_bytes: cut.totalBytes, hint };
 }
 
 function safeCollect(fn: () => string[]): string[] {

@@ -2,7 +2,8 @@
 // keep them stable and only add fields.
 import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
 import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
-import type { AppConfig } from '../../config/app-config';
+import type { SecretDetectionMode } from '../secrets/detection-mode';
+import type { ToolSettings } from './tool-settings';
 import type { QuotaCounter } from '../policy/quota';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -58,15 +59,36 @@ export interface ResultScrubber {
   scrubResult(
     value: unknown,
     ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
-  ): { value: unknown; redactions: number; masks: number; blocked: null | { kinds: string[] } };
+  ): {
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  };
+  /**
+   * scrubResult for successful results, when the scrubber has one: scans binary bodies and
+   * archives over the event loop before the synchronous pass. `blocked.reason`, when set, says why
+   * the result is withheld (a secret inside an archive, an archive that could not be scanned).
+   */
+  scrubResultAsync?(
+    value: unknown,
+    ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
+  ): Promise<{
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  }>;
   /** JSON path of a mask marker found in an outgoing body, or null. */
   findMaskMarker(body: unknown, operationId: string): string | null;
   readonly CREDENTIAL_ISSUING_OPERATIONS: ReadonlySet<string>;
 }
 
+export type { ToolSettings } from './tool-settings';
+
 export type ToolServiceOptions = {
-  tools: AppConfig['tools'];
-  secrets: Pick<AppConfig['secrets'], 'detectionMode'>;
+  tools: ToolSettings;
+  secrets: { detectionMode: SecretDetectionMode };
   /** GITEA_TOKEN, MCP_BEARER_TOKEN, GITEA_OAUTH_CLIENT_SECRET and any extra secrets: always redacted. */
   exactSecrets: string[];
   /** Per-call timeout towards Gitea (GITEA_TIMEOUT_MS). */

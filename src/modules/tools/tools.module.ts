@@ -101,7 +101,7 @@ class TransportCloser implements OnApplicationShutdown {
             policy,
             audit: audit ?? noopAuditSink,
             clock: { now: () => Date.now() },
-            scrubber: resolveResultScrubber(),
+            scrubber: resolveResultScrubber(config),
             ...(quotas ? { quotas } : {}),
             warn,
           },

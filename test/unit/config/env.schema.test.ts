@@ -24,7 +24,11 @@ describe('parseConfig', () => {
       publicUrl: 'http://127.0.0.1:8080',
       logLevel: 'info',
       shutdownTimeoutMs: 10000,
+      metricsPort: 9464,
+      metricsToken: null,
     });
+    // A free port for the service means a free one for the metrics listener too (tests, demo).
+    expect(ok({ PORT: '0' }).server.metricsPort).toBe(0);
     expect(config.gitea).toMatchObject({ url: 'http://localhost:3000', token: null, timeoutMs: 30000 });
     expect(config.mcp).toEqual({
       bearerToken: null,
@@ -46,11 +50,15 @@ describe('parseConfig', () => {
       maxResponseItems: 100,
       maxResponseChars: 100000,
       maxBinaryBytes: 1048576,
+      maxTextBodyBytes: 400000,
     });
     expect(config.secrets).toEqual({
       detectionMode: 'mask',
       encryptionKey: null,
       previousEncryptionKeys: [],
+      scanArchives: 'scan',
+      archiveMaxBytes: 33554432,
+      archiveMaxMembers: 10000,
     });
     expect(config.gitea).toMatchObject({
       oauthAdminScopes: false,
@@ -169,6 +177,7 @@ describe('parseConfig', () => {
         'GITEA_OAUTH_CLIENT_SECRET',
         'GITEA_TOKEN',
         'MCP_BEARER_TOKEN',
+        'METRICS_TOKEN',
         'REDIS_URL',
       ].sort(),
     );
