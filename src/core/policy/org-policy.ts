@@ -1,7 +1,7 @@
 // Per-organisation policy (issue 14, docs/adr/0010): what an org stores, how it merges with the
 // global floor from the environment, and the decision for one call with the rule that made it.
 // Pure functions only: the store, the cache and the quota counters live in src/infra.
-import type { SecretDetectionMode } from '../../config/app-config';
+import type { SecretDetectionMode } from '../secrets/detection-mode';
 import type { EffectivePolicy } from '../ports';
 import { decideGlobal, matchesAny, type GlobalRules } from './call-policy';
 
