@@ -1,6 +1,6 @@
 // Issue 14, Show: resolution of the effective policy and the decision for one call, table-driven:
 // the global floor, org rules, globs, detection modes, read-only, the repository allow-list, quotas.
-import type { SecretDetectionMode } from '../../config/app-config';
+import type { SecretDetectionMode } from '../secrets/detection-mode';
 import {
   applyPolicyPatch,
   decideCall,
