@@ -942,6 +942,38 @@ export function secretsRows(r: Record<string, unknown>): BenchRow[] {
     : '';
   rows.push(infoRow(s, `recall on the labelled corpus${label}`, 100 * Number(r.recall), '%'));
   rows.push(infoRow(s, 'false-positive rate on the labelled corpus', 100 * Number(r.falsePositiveRate), '%'));
+  const h = r.heldOut as
+    | { secrets: number; formats: number; negatives: number; recall: number; falsePositiveRate: number }
+    | undefined;
+  if (h) {
+    const what = ` (${h.secrets} secrets in ${h.formats} formats, ${h.negatives} look-alikes; not tuned on)`;
+    rows.push(checkedRow(s, `recall on the held-out corpus${what}`, 100 * h.recall, '%', '>=', 99));
+    rows.push(
+      checkedRow(s, 'false-positive rate on the held-out corpus', 100 * h.falsePositiveRate, '%', '<=', 0.5),
+    );
+  }
+  const bw = r.boundedWork as Record<string, Record<string, number>> | undefined;
+  if (bw) {
+    for (const [key, label] of [
+      ['idle', 'no load (same run, reference)'],
+      ['rawFile30MiB', 'repoGetRawFile of a 30 MiB file, 2 at a time'],
+      ['archive24MiB', 'repoGetArchive of a zip with 24 MiB of members, 2 at a time'],
+    ] as const) {
+      const f = bw[key];
+      if (!f) continue;
+      if (key !== 'idle')
+        rows.push(checkedRow(s, `event-loop delay max during ${label}`, f.loopDelayMaxMs!, 'ms', '<=', 50));
+      rows.push(
+        infoRow(
+          s,
+          `/healthz p99 during ${label}`,
+          f.healthP99Ms!,
+          'ms',
+          `p50 ${f.healthP50Ms} ms, max ${f.healthMaxMs} ms, ${f.healthChecks} checks, ${f.calls} calls; event-loop delay p99 ${f.loopDelayP99Ms} ms, max ${f.loopDelayMaxMs} ms`,
+        ),
+      );
+    }
+  }
   const t = r.throughput as {
     json1MB?: Throughput;
     json10MB?: Throughput;

@@ -7,12 +7,19 @@ import { NestFactory } from '@nestjs/core';
 import pino, { type Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
-import { formatConfigIssues, parseConfig } from './config/env.schema';
+import { readFileSync } from 'node:fs';
+import { type ConfigIssue, formatConfigIssues, parseConfig } from './config/env.schema';
+import { startupRefusals, startupWarnings, unmatchedDisabledTools } from './config/startup-checks';
+import { CALL_TOOL_NAME, DESCRIBE_TOOL_NAME, SEARCH_TOOL_NAME } from './core/catalogue/discovery-tools';
+import { bundledSpecPath } from './core/catalogue/spec-loader';
+import { RAW_TOOL_NAME } from './core/catalogue/tool-catalogue';
+import { GiteaReadiness } from './modules/health/gitea-readiness';
 import { createLogger } from './infra/logging/logger';
 import { PinoNestLogger } from './infra/logging/nest-logger';
+import { MetricsListener } from './modules/metrics/metrics-listener';
 import { LOGGER } from './modules/tokens';
 
-export type StartedApp = { app: INestApplication; url: string; logger: Logger };
+export type StartedApp = { app: INestApplication; url: string; metricsUrl: string; logger: Logger };
 
 /** Builds the application without listening (tests use this with supertest). */
 export async function createApp(
@@ -46,28 +53,90 @@ export async function startApp(
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   const logger = app.get<Logger>(LOGGER);
   const url = `http://${host}:${port}`;
-  logger.info({ component: 'server', url, publicUrl: config.server.publicUrl }, 'listening');
-  return { app, url, logger };
+  // PORT=0 without PUBLIC_URL: the default public URL named port 0; it is the real port now.
+  // (The configuration object is the one every module holds, so they all see the real URL.)
+  if (config.server.port === 0 && config.server.publicUrl === `http://${host}:0`)
+    config.server.publicUrl = url;
+  let metricsPort: number;
+  try {
+    metricsPort = await app.get(MetricsListener).start();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const metricsUrl = `http://${host}:${metricsPort}/metrics`;
+  logger.info({ component: 'server', url, publicUrl: config.server.publicUrl, metricsUrl }, 'listening');
+  return { app, url, metricsUrl, logger };
+}
+
+/** Every operation id of the spec the catalogue will be built from, plus the meta-tools (for DISABLED_TOOLS). */
+function knownToolNames(specSource: string): string[] | null {
+  const source = specSource.trim() || 'bundled';
+  if (source === 'live') return null; // known only once Gitea answers; checked by no one at start
+  const text = readFileSync(source === 'bundled' ? bundledSpecPath() : source, 'utf8');
+  const ids = [...text.matchAll(/"operationId"\s*:\s*"([^"]+)"/g)].map((match) => match[1] as string);
+  return [...ids, SEARCH_TOOL_NAME, DESCRIBE_TOOL_NAME, CALL_TOOL_NAME, RAW_TOOL_NAME];
+}
+
+/** Parse errors, then refusals across variables; [] when the service may start. */
+export function startupProblems(env: NodeJS.ProcessEnv): { config: AppConfig | null; issues: ConfigIssue[] } {
+  const parsed = parseConfig(env);
+  if (!parsed.ok) return { config: null, issues: parsed.issues };
+  const config = parsed.config;
+  const issues = startupRefusals(config);
+  if (config.tools.disabledTools.length > 0) {
+    let names: string[] | null;
+    try {
+      names = knownToolNames(config.tools.specSource);
+    } catch {
+      names = null; // an unreadable SPEC_SOURCE file is reported by the catalogue at boot
+    }
+    if (names) issues.push(...unmatchedDisabledTools(config.tools.disabledTools, names));
+  }
+  return { config, issues };
+}
+
+/** One line for the errors an operator causes at start (busy port, ...), else null. */
+export function describeStartupError(error: unknown, config: AppConfig): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    const port = (error as { port?: unknown }).port ?? config.server.port;
+    const which = port === config.server.metricsPort && port !== config.server.port ? 'METRICS_PORT' : 'PORT';
+    const what =
+      code === 'EADDRINUSE'
+        ? 'is already in use (is another AegisGitea-MCP or demo still running?): stop it, or choose another'
+        : code === 'EACCES'
+          ? 'may not be opened by this user: choose one above 1023'
+          : 'cannot be bound on this machine: check HOST';
+    return `cannot listen on ${config.server.host}:${String(port)}: ${which} ${String(port)} ${what} ${which}`;
+  }
+  return null;
 }
 
 async function main(): Promise<void> {
-  const parsed = parseConfig(process.env);
-  if (!parsed.ok) {
-    process.stderr.write(`${formatConfigIssues(parsed.issues)}\n`);
+  const { config, issues } = startupProblems(process.env);
+  if (!config || issues.length > 0) {
+    process.stderr.write(`${formatConfigIssues(issues)}\n`);
     process.exit(1);
   }
-  const config = parsed.config;
+  const startupLogger = createLogger({ level: config.server.logLevel }).child({ component: 'startup' });
+  for (const warning of startupWarnings(config)) startupLogger.warn(warning);
   let started: StartedApp;
   try {
     started = await startApp(config);
   } catch (error) {
-    const logger = createLogger({ level: config.server.logLevel });
-    logger.fatal(
-      { err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) },
-      'start-up failed',
-    );
+    const line = describeStartupError(error, config);
+    if (line) process.stderr.write(`${line}\n`);
+    else
+      startupLogger.fatal(
+        { err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) },
+        'start-up failed',
+      );
     process.exit(1);
   }
+  // First readiness probe now: a refused token, an unreachable Gitea or an old Gitea shows in
+  // the log at start, not at the first probe.
+  void started.app.get(GiteaReadiness).check();
   // enableShutdownHooks closes the app on signals; this only bounds how long that may take.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

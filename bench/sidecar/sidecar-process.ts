@@ -94,6 +94,7 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),
+    METRICS_PORT: '0', // a free one: sidecars run side by side
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     GITEA_URL: opts.upstreamUrl,
     GITEA_TOKEN: BENCH_GITEA_TOKEN,

@@ -3,7 +3,7 @@
 // list of every problem out), so start-up, tests and docs/configuration.md share the same table.
 import type { AppConfig, LogLevel, SecretDetectionMode, ToolMode } from './app-config';
 
-export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit';
+export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit' | 'admin';
 
 export type EnvVarSpec = {
   name: string;
@@ -79,6 +79,18 @@ const url =
 
 const httpUrl = url(['http:', 'https:'], 'http(s)');
 
+// Gitea's base URL: the service appends /api/v1 itself, so a URL that already ends in it would
+// turn every call into a 404. Refused with the URL to use instead (the base is not a secret).
+const giteaBaseUrl = (raw: string): string => {
+  const value = httpUrl(raw);
+  const base = value.replace(/\/api\/v1$/i, '');
+  if (base !== value)
+    throw new EnvValueError(
+      `must be Gitea's base URL without /api/v1: use ${base || 'the URL without /api/v1'}`,
+    );
+  return value;
+};
+
 const origins = (raw: string): string[] =>
   list(raw).map((origin) => {
     let parsed: URL;
@@ -140,11 +152,26 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     integer(0),
   ),
   v(
+    'METRICS_PORT',
+    'server',
+    '9464 (0 when PORT is 0)',
+    'TCP port of the metrics listener (GET /metrics, Prometheus format) on HOST, separate from the MCP port; 0 picks a free port.',
+    integer(0, 65535),
+  ),
+  v(
+    'METRICS_TOKEN',
+    'server',
+    null,
+    'When set, /metrics also answers on the MCP port, and on both ports only to "Authorization: Bearer <METRICS_TOKEN>".',
+    text,
+    true,
+  ),
+  v(
     'GITEA_URL',
     'gitea',
     'http://localhost:3000',
     'Base URL of the Gitea instance (without /api/v1).',
-    httpUrl,
+    giteaBaseUrl,
   ),
   v(
     'GITEA_TOKEN',
@@ -262,7 +289,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'DISABLED_TOOLS',
     'tools',
     '(none)',
-    'Comma-separated tool names or globs (e.g. admin_*) that are never offered or run.',
+    'Comma-separated tool names or globs (e.g. repoDelete, admin*), case-insensitive, that are never offered or run; a pattern that matches no tool stops start-up.',
     list,
   ),
   v(
@@ -301,11 +328,39 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     oneOf(['flag', 'neutralise'] as const),
   ),
   v(
+    'MAX_TEXT_BODY_BYTES',
+    'tools',
+    '4 x MAX_TOOL_RESPONSE_CHARS',
+    'Largest text or JSON body read from Gitea per call; the download stops there and the result says what was cut and how to get the rest.',
+    integer(1024, 64 * 1024 * 1024),
+  ),
+  v(
     'SECRET_DETECTION_MODE',
     'secrets',
     'mask',
     'What to do with secrets found in Gitea content: off, mask (replace them) or block (refuse the result).',
     oneOf(DETECTION_MODES),
+  ),
+  v(
+    'SECRET_SCAN_ARCHIVES',
+    'secrets',
+    'scan',
+    'Archives and other containers (zip, tar, gzip) in results: scan (read every member within the budget; withhold the archive if a secret is found or a member cannot be read) or withhold (never return one).',
+    oneOf(['scan', 'withhold'] as const),
+  ),
+  v(
+    'SECRET_SCAN_ARCHIVE_MAX_BYTES',
+    'secrets',
+    '33554432',
+    'Uncompressed bytes read from the archives of one result; an archive holding more is withheld.',
+    integer(0),
+  ),
+  v(
+    'SECRET_SCAN_ARCHIVE_MAX_MEMBERS',
+    'secrets',
+    '10000',
+    'Members read from the archives of one result; an archive holding more is withheld.',
+    integer(0),
   ),
   v(
     'ENCRYPTION_KEY',
@@ -361,6 +416,21 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'Longest an audit record waits in memory for its batch to fill before the batch is written.',
     integer(1, 10000),
   ),
+  v(
+    'ADMIN_TOKEN',
+    'admin',
+    null,
+    'Bootstrap site-admin bearer token for /api/admin (automation, the Helm chart); unset means there is none.',
+    text,
+    true,
+  ),
+  v(
+    'POLICY_CACHE_TTL_MS',
+    'admin',
+    '1000',
+    'Longest a replica uses a cached org policy; changes reach other replicas at once through Redis, and within this time without it.',
+    integer(0, 60_000),
+  ),
 ];
 
 export type Env = Record<string, string | undefined>;
@@ -396,7 +466,7 @@ export function parseConfig(env: Env): ParseResult {
   if (issues.length > 0) return { ok: false, issues };
 
   const host = get('HOST', '127.0.0.1');
-  const port = get('PORT', 8080);
+  const port = get<number>('PORT', 8080);
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   const config: AppConfig = {
     server: {
@@ -405,6 +475,8 @@ export function parseConfig(env: Env): ParseResult {
       publicUrl: get('PUBLIC_URL', `http://${urlHost}:${port}`),
       logLevel: get<LogLevel>('LOG_LEVEL', 'info'),
       shutdownTimeoutMs: get('SHUTDOWN_TIMEOUT_MS', 10_000),
+      metricsPort: get('METRICS_PORT', port === 0 ? 0 : 9464),
+      metricsToken: get<string | null>('METRICS_TOKEN', null),
     },
     gitea: {
       url: get('GITEA_URL', 'http://localhost:3000'),
@@ -437,9 +509,13 @@ export function parseConfig(env: Env): ParseResult {
       maxResponseChars: get('MAX_TOOL_RESPONSE_CHARS', 100_000),
       maxBinaryBytes: get('MAX_BINARY_BYTES', 1_048_576),
       hygieneFileContents: get<'flag' | 'neutralise'>('HYGIENE_FILE_CONTENTS', 'flag'),
+      maxTextBodyBytes: get('MAX_TEXT_BODY_BYTES', 4 * get('MAX_TOOL_RESPONSE_CHARS', 100_000)),
     },
     secrets: {
       detectionMode: get<SecretDetectionMode>('SECRET_DETECTION_MODE', 'mask'),
+      scanArchives: get<'scan' | 'withhold'>('SECRET_SCAN_ARCHIVES', 'scan'),
+      archiveMaxBytes: get('SECRET_SCAN_ARCHIVE_MAX_BYTES', 33_554_432),
+      archiveMaxMembers: get('SECRET_SCAN_ARCHIVE_MAX_MEMBERS', 10_000),
       encryptionKey: get<string | null>('ENCRYPTION_KEY', null),
       previousEncryptionKeys: get<string[]>('ENCRYPTION_KEYS_PREVIOUS', []),
     },
@@ -452,6 +528,10 @@ export function parseConfig(env: Env): ParseResult {
       retentionDays: get('AUDIT_RETENTION_DAYS', 90),
       batchSize: get('AUDIT_BATCH_SIZE', 100),
       flushIntervalMs: get('AUDIT_FLUSH_INTERVAL_MS', 100),
+    },
+    admin: {
+      token: get<string | null>('ADMIN_TOKEN', null),
+      policyCacheTtlMs: get('POLICY_CACHE_TTL_MS', 1000),
     },
   };
   return { ok: true, config };

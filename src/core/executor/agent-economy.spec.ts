@@ -1,7 +1,7 @@
 // Issue 17 points 3-7 through the whole call path: field selection, the continuation cursor (and
 // its refusals), text pages, tables, hygiene of untrusted text, and what the meta-tools say.
 import type { AuditEntry, CallIdentity, GiteaRequest, GiteaResponse, GiteaTransport } from '../ports';
-import type { AppConfig } from '../../config/app-config';
+import type { ToolSettings } from './tool-settings';
 import { loadBundledSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import { GlobalPolicyProvider } from '../policy/global-policy';
@@ -30,7 +30,7 @@ type Reply = { status?: number; headers?: Record<string, string>; json?: unknown
 
 function setup(
   reply: (req: GiteaRequest) => Reply,
-  tools: Partial<AppConfig['tools']> = {},
+  tools: Partial<ToolSettings> = {},
   extra: { now?: () => number; hygieneFileContents?: 'flag' | 'neutralise'; secret?: string } = {},
 ) {
   const sent: GiteaRequest[] = [];

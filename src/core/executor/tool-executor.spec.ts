@@ -6,7 +6,7 @@ import {
   type GiteaResponse,
   type GiteaTransport,
 } from '../ports';
-import type { AppConfig } from '../../config/app-config';
+import type { ToolSettings } from './tool-settings';
 import { loadBundledSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import { GlobalPolicyProvider } from '../policy/global-policy';
@@ -28,7 +28,7 @@ type Reply = Partial<GiteaResponse> & { json?: unknown; text?: string };
 
 function setup(
   opts: {
-    tools?: Partial<AppConfig['tools']>;
+    tools?: Partial<ToolSettings>;
     reply?: (req: GiteaRequest) => Reply | Promise<Reply>;
     orgDisabled?: Record<string, string[]>;
     scrubber?: ResultScrubber;

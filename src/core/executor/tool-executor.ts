@@ -1,17 +1,21 @@
 // The call path of design section 3, framework-free: find the tool, policy, validation, request,
 // Gitea, decoding, envelope, exact redaction, pattern masking, bounds, audit.
-import { randomUUID } from 'node:crypto';
-import type { AuditEntry, CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from '../ports';
+import type { CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from '../ports';
 import { TransportError } from '../ports';
 import type { SwaggerSpec } from '../catalogue/swagger-types';
 import {
+  BYTE_RANGE_ARG,
+  BYTE_RANGE_OPERATIONS,
   buildCatalogue,
   RAW_TOOL_NAME,
   rawToolDefinition,
   type CatalogueOperation,
   type ToolCatalogue,
 } from '../catalogue/tool-catalogue';
-import { globalRefusal, matchesAny } from '../catalogue/tool-filter';
+import { globalRefusal } from '../catalogue/tool-filter';
+import { decideGlobal, type PolicySubject } from '../policy/call-policy';
+import { decideCall, type CallDecision } from '../policy/org-policy';
+import { takeQuotas } from '../policy/quota';
 import { CatalogueSearch } from '../catalogue/discovery-search';
 import { RouteMatcher } from '../catalogue/route-matcher';
 import {
@@ -24,7 +28,7 @@ import { ArgumentValidator } from '../validation/argument-validator';
 import { buildRequest, queryPairs, RequestBuildError } from '../request/request-builder';
 import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
-import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
+import { BinaryTooLargeError, buildEnvelope, decodeBody, type Envelope } from '../envelope/envelope';
 import { applyBounds } from '../envelope/bounds';
 import { CursorCodec, CursorError, cursorSubject, type CursorState } from '../envelope/cursor';
 import {
@@ -44,6 +48,18 @@ import {
   type ErrorBody,
   type ErrorKind,
 } from '../errors/error-mapping';
+import { CallExit } from '../call/call-exit';
+import {
+  MAX_TOOL_NAME_CHARS,
+  NO_COUNTS,
+  resultOf,
+  toolErrorText,
+  type OutcomeCounts,
+  type OutcomeKind,
+  type OutcomeReply,
+  type Refusal,
+  type ToolCallOutcome,
+} from '../call/tool-call-outcome';
 import {
   UnknownToolError,
   type McpToolDefinition,
@@ -60,12 +76,17 @@ class CallFailure extends Error {
     message: string,
     readonly status: number | null = null,
     readonly details?: unknown,
+    /** Answer at the HTTP level (org quotas: 429 with Retry-After). */
+    readonly http?: Refusal['http'],
   ) {
     super(message);
   }
 }
 
 type CallContext = {
+  /** The name in tools/call (for gitea_call_tool the meta-tool itself). */
+  calledAs: string;
+  /** The tool the call reached (for gitea_call_tool the inner tool): the record's `tool`. */
   tool: string;
   op: CatalogueOperation | null;
   args: unknown;
@@ -76,6 +97,23 @@ type CallContext = {
   bodySecrets: string[];
 };
 
+function newContext(name: string, args: unknown): CallContext {
+  return {
+    calledAs: name,
+    tool: name,
+    op: null,
+    args,
+    org: null,
+    repo: null,
+    request: null,
+    status: null,
+    bodySecrets: [],
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 const RAW_PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]+$/;
 
 export class ToolExecutor implements ToolService {
@@ -85,8 +123,8 @@ export class ToolExecutor implements ToolService {
   private readonly validator = new ArgumentValidator();
   private readonly rawTool = rawToolDefinition();
   private readonly metaTools = discoveryToolDefinitions();
-  private readonly newEventId: () => string;
   private readonly cursors: CursorCodec;
+  private readonly exit: CallExit;
 
   constructor(
     spec: SwaggerSpec | ToolCatalogue,
@@ -97,7 +135,11 @@ export class ToolExecutor implements ToolService {
       'operations' in spec ? spec : buildCatalogue(spec, { maxBinaryBytes: options.tools.maxBinaryBytes });
     this.search = new CatalogueSearch(this.catalogue.operations);
     this.matcher = new RouteMatcher(this.catalogue.operations);
-    this.newEventId = deps.newEventId ?? randomUUID;
+    this.exit = new CallExit({
+      audit: deps.audit,
+      ...(deps.newEventId ? { newEventId: deps.newEventId } : {}),
+      ...(deps.warn ? { warn: deps.warn } : {}),
+    });
     this.cursors = new CursorCodec(options.cursorSecret ?? null, () => deps.clock.now());
   }
 
@@ -112,50 +154,172 @@ export class ToolExecutor implements ToolService {
   }
 
   listTools(): McpToolDefinition[] {
-    if (this.options.tools.mode === 'discovery') return [...this.metaTools, this.rawTool];
-    return [...this.enabledOperations().map((op) => op.tool), this.rawTool];
+    // DISABLED_TOOLS applies to the raw tool and the meta-tools too.
+    const extra = [...(this.options.tools.mode === 'discovery' ? this.metaTools : []), this.rawTool].filter(
+      (tool) => decideGlobal(this.ownToolSubject(tool.name), this.options.tools).allowed,
+    );
+    if (this.options.tools.mode === 'discovery') return extra;
+    return [...this.enabledOperations().map((op) => op.tool), ...extra];
   }
 
-  async callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult> {
+  private ownToolSubject(name: string): PolicySubject {
+    return { kind: name === RAW_TOOL_NAME ? 'raw' : 'meta', name };
+  }
+
+  /** The raw tool and the meta-tools are refused like any tool when DISABLED_TOOLS names them. */
+  private refuseOwnTool(name: string): void {
+    const decision = decideGlobal(this.ownToolSubject(name), this.options.tools);
+    if (!decision.allowed) throw new CallFailure(decision.kind, decision.message);
+  }
+
+  /**
+   * Runs one call and describes how it ended; never throws and never audits (the caller hands the
+   * outcome to the exit). `signal` abandons the call: the Gitea request is cancelled.
+   */
+  async execute(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolCallOutcome> {
     const started = this.deps.clock.now();
-    const ctx: CallContext = {
-      tool: name,
-      op: null,
-      args,
-      org: null,
-      repo: null,
-      request: null,
-      status: null,
-      bodySecrets: [],
-    };
-    let text: string;
-    let isError: boolean;
-    let kind: string | null;
-    let counts: { redactions: number; masks: number; blocked: boolean };
+    const ctx = newContext(name, args);
     try {
-      const outcome = await this.run(name, args, identity, ctx);
-      ({ text, counts } = outcome);
-      isError = outcome.isError;
-      kind = outcome.kind;
+      const ran = await this.run(name, args, identity, ctx, options.signal);
+      return this.outcome(ctx, identity, started, ran.kind ?? 'ok', ran.text, ran.isError, ran.counts);
     } catch (error) {
       if (error instanceof UnknownToolError) {
-        this.audit(ctx, identity, started, 'unknown_tool', 0, { redactions: 0, masks: 0, blocked: false });
-        throw error;
+        return this.outcome(ctx, identity, started, 'unknown_tool', '', true, NO_COUNTS, {
+          as: 'unknown_tool',
+          message: error.message,
+        });
       }
-      // Anything unexpected: a generic message, never a stack trace.
       const failure = toFailure(error);
-      const scrubbed = this.scrubError(
-        errorBody(failure.kind, failure.status, failure.message, failure.details),
-        identity,
-        ctx,
-      );
-      text = JSON.stringify(scrubbed.value);
-      counts = { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: scrubbed.blocked };
-      isError = true;
-      kind = scrubbed.blocked ? 'secret_blocked' : failure.kind;
+      return this.failed(ctx, identity, started, failure, failure.http);
     }
-    this.audit(ctx, identity, started, kind, Buffer.byteLength(text), counts);
-    return { content: [{ type: 'text', text }], isError };
+  }
+
+  /**
+   * The outcome of a call refused before it ran (sudo, rate limit, concurrency, deadline): the tool
+   * and its organisation are still resolved for the record, and the error text is scrubbed like any.
+   */
+  refuse(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    refusal: Refusal,
+    startedAt: number = this.deps.clock.now(),
+  ): ToolCallOutcome {
+    const ctx = newContext(name, args);
+    this.locate(name, args, ctx);
+    ctx.status = refusal.status;
+    const failure = new CallFailure(refusal.kind, refusal.message, refusal.status, refusal.details);
+    return this.failed(ctx, identity, startedAt, failure, refusal.http);
+  }
+
+  /** The catalogue's name for `name` (a generated tool, the raw tool or a meta-tool), else null. */
+  knownTool(name: string): string | null {
+    if (this.catalogue.byName.has(name) || name === RAW_TOOL_NAME) return name;
+    return this.metaTools.some((t) => t.name === name) ? name : null;
+  }
+
+  /** execute, then the exit (one audit record through deps.audit), answered as ToolService does. */
+  async callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult> {
+    const outcome = await this.execute(name, args, identity);
+    this.exit.finish(outcome);
+    if (outcome.reply.as === 'unknown_tool') throw new UnknownToolError(name);
+    return resultOf(outcome);
+  }
+
+  private failed(
+    ctx: CallContext,
+    identity: CallIdentity,
+    started: number,
+    failure: CallFailure,
+    http?: Refusal['http'],
+  ): ToolCallOutcome {
+    // Anything unexpected arrives here as internal_error: a generic message, never a stack trace.
+    const scrubbed = this.scrubError(
+      errorBody(failure.kind, failure.status, failure.message, failure.details),
+      identity,
+      ctx,
+    );
+    const text = JSON.stringify(scrubbed.value);
+    const counts = {
+      resultBytes: Buffer.byteLength(text),
+      redactions: scrubbed.redactions,
+      masks: scrubbed.masks,
+      blocked: scrubbed.blocked,
+    };
+    const kind = scrubbed.blocked ? 'secret_blocked' : failure.kind;
+    const reply: OutcomeReply = http
+      ? { as: 'http', ...http, message: (scrubbed.value as ErrorBody).error.message }
+      : { as: 'result' };
+    return this.outcome(ctx, identity, started, kind, text, true, counts, reply);
+  }
+
+  private outcome(
+    ctx: CallContext,
+    identity: CallIdentity,
+    started: number,
+    kind: OutcomeKind,
+    text: string,
+    isError: boolean,
+    counts: Omit<OutcomeCounts, 'resultBytes'> & { resultBytes?: number },
+    reply: OutcomeReply = { as: 'result' },
+  ): ToolCallOutcome {
+    return {
+      identity,
+      tool: ctx.tool.slice(0, MAX_TOOL_NAME_CHARS),
+      knownTool: reply.as === 'unknown_tool' ? null : this.knownTool(ctx.calledAs),
+      operationId: ctx.op?.operationId ?? null,
+      org: ctx.org,
+      repo: ctx.repo,
+      method: ctx.request?.method ?? ctx.op?.method ?? null,
+      path: ctx.request?.path ?? null,
+      status: ctx.status,
+      kind,
+      text,
+      isError,
+      reply,
+      startedAt: started,
+      durationMs: Math.max(0, this.deps.clock.now() - started),
+      counts: {
+        resultBytes: counts.resultBytes ?? Buffer.byteLength(text),
+        redactions: counts.redactions,
+        masks: counts.masks,
+        blocked: counts.blocked,
+      },
+      arguments: this.redactedArguments(ctx, identity),
+    };
+  }
+
+  /** Best effort, for refusals: which operation and organisation a call would have reached. */
+  private locate(name: string, args: unknown, ctx: CallContext, depth = 0): void {
+    try {
+      if (name === CALL_TOOL_NAME && depth === 0 && isRecord(args) && typeof args.name === 'string') {
+        ctx.tool = args.name;
+        ctx.args = args.arguments ?? {};
+        return this.locate(args.name, ctx.args, ctx, 1);
+      }
+      if (name === RAW_TOOL_NAME) {
+        const raw = this.resolveRaw(args);
+        this.bind(raw.op, raw.args, ctx);
+        return;
+      }
+      const op = this.catalogue.byName.get(name);
+      if (op) this.bind(op, isRecord(args) ? args : {}, ctx);
+    } catch {
+      // an unresolvable call is recorded with what is known
+    }
+  }
+
+  /** The operation a call reaches: its organisation, repository and body secrets. */
+  private bind(op: CatalogueOperation, callArgs: Record<string, unknown>, ctx: CallContext): void {
+    ctx.op = op;
+    ctx.org = orgOfCall(callArgs, op.route);
+    ctx.repo = op.route.includes('{repo}') && typeof callArgs.repo === 'string' ? callArgs.repo : null;
+    ctx.bodySecrets = safeCollect(() => this.deps.scrubber.collectBodySecrets(callArgs.body, op.operationId));
   }
 
   private async run(
@@ -163,22 +327,31 @@ export class ToolExecutor implements ToolService {
     args: unknown,
     identity: CallIdentity,
     ctx: CallContext,
+    signal?: AbortSignal,
   ): Promise<{
     text: string;
     isError: boolean;
-    kind: string | null;
+    kind: OutcomeKind | null;
     counts: { redactions: number; masks: number; blocked: boolean };
   }> {
     const none = { redactions: 0, masks: 0, blocked: false };
+    if (
+      name === SEARCH_TOOL_NAME ||
+      name === DESCRIBE_TOOL_NAME ||
+      name === CALL_TOOL_NAME ||
+      name === RAW_TOOL_NAME
+    )
+      this.refuseOwnTool(name);
     if (name === SEARCH_TOOL_NAME || name === DESCRIBE_TOOL_NAME) {
       const meta = this.metaTools.find((t) => t.name === name)!;
       const check = this.validator.validate(name, meta.inputSchema, args);
       if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
       const a = args as Record<string, unknown>;
+      const org = typeof a.org === 'string' ? a.org : null;
       const data =
         name === SEARCH_TOOL_NAME
-          ? this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8)
-          : this.describeTool(String(a.name));
+          ? await this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8, org)
+          : await this.describeTool(String(a.name), org);
       return { text: JSON.stringify(data), isError: false, kind: null, counts: none };
     }
     if (name === CALL_TOOL_NAME) {
@@ -201,7 +374,7 @@ export class ToolExecutor implements ToolService {
       // Same path as a direct call: the audit record names the inner tool.
       ctx.tool = inner.name;
       ctx.args = inner.arguments ?? {};
-      return this.run(inner.name, inner.arguments ?? {}, identity, ctx);
+      return this.run(inner.name, inner.arguments ?? {}, identity, ctx, signal);
     }
     if (name !== RAW_TOOL_NAME && !this.catalogue.byName.has(name)) throw new UnknownToolError(name);
     const shaping = this.resultOptions(name, args, identity);
@@ -224,23 +397,16 @@ export class ToolExecutor implements ToolService {
       callArgs =
         args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     }
-    ctx.op = op;
-    ctx.org = orgOfCall(callArgs, op.route);
-    ctx.repo = op.route.includes('{repo}') && typeof callArgs.repo === 'string' ? callArgs.repo : null;
-    ctx.bodySecrets = safeCollect(() => this.deps.scrubber.collectBodySecrets(callArgs.body, op.operationId));
+    this.bind(op, callArgs, ctx);
 
-    // Policy: the global floor, then the org's own list.
-    const refusal = globalRefusal(op, this.options.tools);
-    if (refusal) throw new CallFailure(refusal.kind, refusal.message);
+    // Policy (src/core/policy/org-policy.ts): the global floor, then the org's own rules.
     const policy: EffectivePolicy = await this.deps.policy.forOrg(ctx.org);
-    const pattern = matchesAny(op.operationId, policy.disabledTools);
-    if (pattern) {
-      throw new CallFailure(
-        'tool_disabled',
-        policy.org
-          ? `tool ${op.operationId} is disabled for organization ${policy.org}`
-          : `tool ${op.operationId} is disabled by policy (${pattern})`,
-      );
+    const decision = decideCall(op, { org: ctx.org, repo: ctx.repo }, this.floor(), policy);
+    if (!decision.allowed) {
+      throw new CallFailure(decision.kind, decision.message, null, {
+        org: decision.org,
+        rule: decision.rule,
+      });
     }
     (ctx as CallContext & { mode?: string }).mode = policy.detectionMode;
 
@@ -269,10 +435,14 @@ export class ToolExecutor implements ToolService {
       );
     }
 
+    await this.takeQuotas(decision, identity);
+
     const response = await this.deps.transport.send(request, identity, {
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes:
         this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
+      ...(signal ? { signal } : {}),
+      maxTextBytes: this.maxTextBytes(),
     });
     ctx.status = response.status;
     if (response.status < 200 || response.status >= 300) {
@@ -315,7 +485,40 @@ export class ToolExecutor implements ToolService {
     };
   }
 
-  private success(
+  private floor() {
+    return { ...this.options.tools, detectionMode: this.options.secrets.detectionMode };
+  }
+
+  /** Org quotas, counted per person (the sudo user when acting as one) across replicas. */
+  private async takeQuotas(decision: CallDecision, identity: CallIdentity): Promise<void> {
+    if (!decision.allowed || !decision.org || !decision.quotas.length || !this.deps.quotas) return;
+    const person = identity.sudo ?? identity.login;
+    const refusal = await takeQuotas(
+      this.deps.quotas,
+      decision.quotas,
+      decision.org,
+      person,
+      this.deps.clock.now(),
+    );
+    if (refusal) {
+      throw new CallFailure(
+        'rate_limited',
+        refusal.message,
+        429,
+        {
+          org: refusal.org,
+          rule: refusal.rule,
+          quota: refusal.quota,
+          limit: refusal.limit,
+          reset_at: refusal.resetAt,
+          retry_after_seconds: refusal.retryAfterSeconds,
+        },
+        { httpStatus: 429, retryAfterSeconds: refusal.retryAfterSeconds },
+      );
+    }
+  }
+
+  private async success(
     op: CatalogueOperation,
     request: GiteaRequest,
     response: GiteaResponse,
@@ -342,6 +545,7 @@ export class ToolExecutor implements ToolService {
       declaredHeaders: op.responseHeaders,
       decoded,
     });
+    if (response.cut) envelope.body_cut = bodyCut(op, request, response.cut, this.maxTextBytes());
     // Field selection, hygiene, text pages and tables before the secret layers and the bounds.
     const shaped = shapeResult(envelope, {
       op,
@@ -352,25 +556,31 @@ export class ToolExecutor implements ToolService {
       maxChars: this.options.tools.maxResponseChars,
       hygieneFiles: this.options.hygieneFileContents ?? 'flag',
     });
-    const scrubbed = this.deps.scrubber.scrubResult(shaped.envelope, {
+    const scrubCtx = {
       exactSecrets: this.exactSecrets(identity, ctx),
       mode: policy.detectionMode,
       skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
-    });
+    };
+    const scrubbed = this.deps.scrubber.scrubResultAsync
+      ? await this.deps.scrubber.scrubResultAsync(shaped.envelope, scrubCtx)
+      : this.deps.scrubber.scrubResult(shaped.envelope, scrubCtx);
     if (scrubbed.blocked) {
       const kinds = scrubbed.blocked.kinds.slice(0, 20);
-      const body = errorBody(
-        'secret_blocked',
-        response.status,
-        `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
-      );
       return {
-        text: JSON.stringify(body),
+        text: toolErrorText(
+          'secret_blocked',
+          response.status,
+          scrubbed.blocked.reason
+            ? `the result was withheld: ${scrubbed.blocked.reason} (${kinds.join(', ') || 'unknown kind'}). Fetch the files one by one (repoGetContents) to see them with secrets masked.`
+            : `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
+        ),
         isError: true,
-        kind: 'secret_blocked',
+        kind: 'secret_blocked' as const,
         counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true },
       };
     }
+    // A large result was just scanned: let timers and other requests run before it is serialised.
+    if (response.body.length > 256 * 1024) await new Promise<void>((resolve) => setImmediate(resolve));
     const bounded = applyBounds(scrubbed.value as typeof envelope, {
       maxItems: this.options.tools.maxResponseItems,
       maxChars: this.options.tools.maxResponseChars,
@@ -381,6 +591,11 @@ export class ToolExecutor implements ToolService {
       kind: null,
       counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
     };
+  }
+
+  /** MAX_TEXT_BODY_BYTES: text and JSON bodies are read up to here (default 4 x MAX_TOOL_RESPONSE_CHARS). */
+  private maxTextBytes(): number {
+    return this.options.tools.maxTextBodyBytes ?? 4 * this.options.tools.maxResponseChars;
   }
 
   private exactSecrets(identity: CallIdentity, ctx: CallContext): string[] {
@@ -494,13 +709,33 @@ export class ToolExecutor implements ToolService {
     return { op, args: { ...(a.query ?? {}), ...match.params, body: a.body }, request, parts };
   }
 
-  private searchTools(query: string, limit: number) {
+  /** Why `org`'s policy refuses `op` (no repository given), or null. */
+  private async orgRefusal(op: CatalogueOperation, org: string, policy?: EffectivePolicy) {
+    const effective = policy ?? (await this.deps.policy.forOrg(org));
+    const decision = decideCall(op, { org, repo: null }, this.floor(), effective);
+    return decision.allowed
+      ? null
+      : { org, kind: decision.kind, reason: decision.message, rule: decision.rule };
+  }
+
+  private async searchTools(query: string, limit: number, org: string | null) {
     // Disabled tools are found and flagged, not hidden: the agent learns why a call would fail.
-    const hits = this.search.search(query, limit).map((hit) => {
+    const found = this.search.search(query, limit).map((hit) => {
       const op = this.catalogue.byName.get(hit.name);
       const refusal = op ? globalRefusal(op, this.options.tools) : null;
       return refusal ? { ...hit, disabled: { kind: refusal.kind, reason: refusal.message } } : hit;
     });
+    let hits: Array<(typeof found)[number] & { disabled_for_org?: unknown }> = found;
+    if (org) {
+      const policy = await this.deps.policy.forOrg(org);
+      hits = await Promise.all(
+        found.map(async (hit) => {
+          const op = this.catalogue.byName.get(hit.name);
+          const refusal = op && !('disabled' in hit) ? await this.orgRefusal(op, org, policy) : null;
+          return refusal ? { ...hit, disabled_for_org: refusal } : hit;
+        }),
+      );
+    }
     return {
       query,
       results: hits,
@@ -510,7 +745,7 @@ export class ToolExecutor implements ToolService {
     };
   }
 
-  private describeTool(name: string) {
+  private async describeTool(name: string, org: string | null) {
     if (name === RAW_TOOL_NAME) return { ...this.rawTool };
     const op = this.catalogue.byName.get(name);
     if (!op)
@@ -520,7 +755,7 @@ export class ToolExecutor implements ToolService {
       );
     const refusal = globalRefusal(op, this.options.tools);
     if (refusal) throw new CallFailure(refusal.kind, refusal.message);
-    return {
+    const described = {
       ...op.tool,
       method: op.method,
       path: op.route,
@@ -528,57 +763,27 @@ export class ToolExecutor implements ToolService {
       example: exampleCall(op),
       result_options: RESULT_OPTIONS_HELP,
     };
+    if (!org) return described;
+    const forOrg = await this.orgRefusal(op, org);
+    return {
+      ...described,
+      policy: forOrg
+        ? { org, allowed: false, kind: forOrg.kind, reason: forOrg.reason, rule: forOrg.rule }
+        : { org, allowed: true },
+    };
   }
 
-  private audit(
-    ctx: CallContext,
-    identity: CallIdentity,
-    started: number,
-    kind: string | null,
-    resultBytes: number,
-    counts: { redactions: number; masks: number; blocked: boolean },
-  ): void {
-    let redactedArgs: unknown;
+  private redactedArguments(ctx: CallContext, identity: CallIdentity): unknown {
     try {
       // Body secret fields of any length and depth, the caller's token, the configured secrets and
       // recognisable secrets: the stored arguments carry none of them, whatever the scrubber port is.
-      redactedArgs = redactArguments(
+      return redactArguments(
         summariseUploads(ctx.args),
         this.exactSecrets(identity, ctx),
         ctx.op?.operationId ?? ctx.tool,
       );
     } catch {
-      redactedArgs = '[arguments withheld: redaction failed]';
-    }
-    const entry: AuditEntry = {
-      eventId: this.newEventId(),
-      time: new Date(started),
-      login: identity.login,
-      mode: identity.mode,
-      sudo: identity.sudo,
-      clientName: identity.client?.name ?? null,
-      clientVersion: identity.client?.version ?? null,
-      tool: ctx.tool.slice(0, 200),
-      operationId: ctx.op?.operationId ?? null,
-      org: ctx.org,
-      repo: ctx.repo,
-      method: ctx.request?.method ?? ctx.op?.method ?? null,
-      path: ctx.request?.path ?? null,
-      status: ctx.status,
-      kind,
-      durationMs: Math.max(0, this.deps.clock.now() - started),
-      resultBytes,
-      redactions: counts.redactions,
-      masks: counts.masks,
-      blocked: counts.blocked,
-      arguments: redactedArgs,
-    };
-    try {
-      this.deps.audit.record(entry);
-    } catch (error) {
-      this.deps.warn?.(
-        `audit sink failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`,
-      );
+      return '[arguments withheld: redaction failed]';
     }
   }
 }
@@ -626,6 +831,23 @@ export function rawPartsSchema(op: CatalogueOperation): object {
   };
   rawSchemas.set(op, schema);
   return schema;
+}
+
+/** What was cut from a body read only in part, and how to read the rest. */
+function bodyCut(
+  op: CatalogueOperation,
+  request: GiteaRequest,
+  cut: { receivedBytes: number; totalBytes: number | null },
+  limit: number,
+): NonNullable<Envelope['body_cut']> {
+  const from = /^bytes=(\d+)-/.exec(request.headers.range ?? '');
+  const start = (from ? Number(from[1]) : 0) + cut.receivedBytes;
+  const of = cut.totalBytes !== null ? ` of ${cut.totalBytes}` : '';
+  const next = `${start}-${start + limit - 1}`;
+  const hint = BYTE_RANGE_OPERATIONS.has(op.operationId)
+    ? `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Read on with ${op.operationId} and ${BYTE_RANGE_ARG}: "${next}".`
+    : `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Ask for less (a smaller page with limit, a filter), or read a file in slices with repoGetRawFile and ${BYTE_RANGE_ARG}: "${next}".`;
+  return { received_bytes: cut.receivedBytes, total_bytes: cut.totalBytes, hint };
 }
 
 function safeCollect(fn: () => string[]): string[] {

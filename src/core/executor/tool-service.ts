@@ -1,7 +1,10 @@
 // The contract between the MCP layer and the call path. The MCP engineer codes against these types;
 // keep them stable and only add fields.
 import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
-import type { AppConfig } from '../../config/app-config';
+import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
+import type { SecretDetectionMode } from '../secrets/detection-mode';
+import type { ToolSettings } from './tool-settings';
+import type { QuotaCounter } from '../policy/quota';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -33,6 +36,22 @@ export interface ToolService {
   listTools(): McpToolDefinition[];
   /** The MCP server's `instructions` (how to use the tools), when the service has any. */
   instructions?(): string;
+  /** Runs a call and returns its outcome without auditing it: the caller hands it to the CallExit. */
+  execute(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    options?: { signal?: AbortSignal },
+  ): Promise<ToolCallOutcome>;
+  /** The outcome of a call refused before it ran (sudo, rate limit, concurrency, deadline). */
+  refuse(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+    refusal: Refusal,
+    startedAt?: number,
+  ): ToolCallOutcome;
+  /** execute + audit through ToolServiceDeps.audit, answered as a tool result (UnknownToolError for no tool). */
   callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult>;
 }
 
@@ -42,15 +61,36 @@ export interface ResultScrubber {
   scrubResult(
     value: unknown,
     ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
-  ): { value: unknown; redactions: number; masks: number; blocked: null | { kinds: string[] } };
+  ): {
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  };
+  /**
+   * scrubResult for successful results, when the scrubber has one: scans binary bodies and
+   * archives over the event loop before the synchronous pass. `blocked.reason`, when set, says why
+   * the result is withheld (a secret inside an archive, an archive that could not be scanned).
+   */
+  scrubResultAsync?(
+    value: unknown,
+    ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
+  ): Promise<{
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  }>;
   /** JSON path of a mask marker found in an outgoing body, or null. */
   findMaskMarker(body: unknown, operationId: string): string | null;
   readonly CREDENTIAL_ISSUING_OPERATIONS: ReadonlySet<string>;
 }
 
+export type { ToolSettings } from './tool-settings';
+
 export type ToolServiceOptions = {
-  tools: AppConfig['tools'];
-  secrets: Pick<AppConfig['secrets'], 'detectionMode'>;
+  tools: ToolSettings;
+  secrets: { detectionMode: SecretDetectionMode };
   /** GITEA_TOKEN, MCP_BEARER_TOKEN, GITEA_OAUTH_CLIENT_SECRET and any extra secrets: always redacted. */
   exactSecrets: string[];
   /** Per-call timeout towards Gitea (GITEA_TIMEOUT_MS). */
@@ -69,6 +109,8 @@ export type ToolServiceDeps = {
   audit: AuditSink;
   clock: Clock;
   scrubber: ResultScrubber;
+  /** Counts org quotas (Redis across replicas, memory in one process); without it quotas are not counted. */
+  quotas?: QuotaCounter;
   /** Unique id per call for the audit record; defaults to crypto.randomUUID. */
   newEventId?: () => string;
   warn?: (message: string) => void;

@@ -3,7 +3,6 @@ import { classifyMessage } from './jsonrpc.util';
 import { OriginPolicy } from './origin.util';
 import { checkLegacyVersionHeader, negotiateLegacyVersion } from './protocol-versions';
 import { TokenBucketRateLimiter } from './rate-limiter';
-import { summarizeResult } from './result-summary.util';
 import { ownerOf, SessionTokenCodec } from './session-token';
 import { decideSudo } from './sudo.util';
 
@@ -115,18 +114,5 @@ describe('classifyMessage', () => {
     expect(classifyMessage({ jsonrpc: '2.0', id: {}, method: 'x' }).kind).toBe('invalid');
     expect(classifyMessage({ jsonrpc: '2.0', id: 1, method: 'x', params: [1] }).kind).toBe('invalid');
     expect(classifyMessage('x').kind).toBe('invalid');
-  });
-});
-
-describe('summarizeResult', () => {
-  it('reads status and kind from the head of the envelope', () => {
-    expect(summarizeResult('{"identity":{},"request":{},"status":200,"data":{}}', false)).toEqual({
-      status: 200,
-      kind: 'ok',
-    });
-    expect(summarizeResult('{"error":{"status":401,"kind":"unauthorized","message":"x"}}', true)).toEqual({
-      status: 401,
-      kind: 'unauthorized',
-    });
   });
 });

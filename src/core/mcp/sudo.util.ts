@@ -23,8 +23,3 @@ export function decideSudo(
   if (requested.toLowerCase() === caller.login.toLowerCase()) return { ok: true, sudo: null };
   return { ok: true, sudo: requested };
 }
-
-/** The `forbidden` result envelope the call path uses for refusals (ADR 0005 error shape). */
-export function forbiddenResultText(message: string): string {
-  return JSON.stringify({ error: { status: 403, kind: 'forbidden', message } });
-}

@@ -9,6 +9,7 @@ import {
   type GiteaResponse,
   type GiteaTransport,
 } from '../../core/ports';
+import { isTextContentType } from '../../core/envelope/envelope';
 
 export type UndiciTransportOptions = {
   /** GITEA_URL, possibly with a sub path (https://host/gitea). */
@@ -38,7 +39,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
   async send(
     request: GiteaRequest,
     identity: CallIdentity,
-    limits: { timeoutMs: number; maxBodyBytes: number },
+    limits: { timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal; maxTextBytes?: number },
   ): Promise<GiteaResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json, */*;q=0.5',
@@ -68,6 +69,13 @@ export class UndiciGiteaTransport implements GiteaTransport {
       deadline.expired = true;
       deadline.abort?.(new TransportError('timeout', `no answer within ${limits.timeoutMs} ms`));
     }, limits.timeoutMs);
+    // The caller gave up (its deadline): cancel the exchange the same way.
+    const onAbort = (): void => {
+      deadline.expired = true;
+      deadline.abort?.(new TransportError('timeout', 'the call was abandoned at its deadline'));
+    };
+    if (limits.signal?.aborted) onAbort();
+    limits.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       for (let hop = 0; ; hop++) {
         const response = await this.exchange(path, request.method, headers, body, limits, deadline, (loc) =>
@@ -77,12 +85,19 @@ export class UndiciGiteaTransport implements GiteaTransport {
           path = response.redirectTo;
           continue;
         }
-        return { status: response.status, headers: response.headers, body: response.body };
+        const out: GiteaResponse = {
+          status: response.status,
+          headers: response.headers,
+          body: response.body,
+        };
+        if (response.cut) out.cut = response.cut;
+        return out;
       }
     } catch (error) {
       throw toTransportError(error, limits.timeoutMs, deadline.expired);
     } finally {
       clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -96,7 +111,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
     method: GiteaRequest['method'],
     headers: Record<string, string>,
     body: Buffer | string | undefined,
-    limits: { timeoutMs: number; maxBodyBytes: number },
+    limits: { timeoutMs: number; maxBodyBytes: number; maxTextBytes?: number },
     deadline: { expired: boolean; abort: ((err: Error) => void) | null },
     follow: (location: string) => string | null,
   ): Promise<{
@@ -104,6 +119,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
     headers: Record<string, string>;
     body: Uint8Array;
     redirectTo: string | null;
+    cut?: { receivedBytes: number; totalBytes: number | null };
   }> {
     return new Promise((resolve, reject) => {
       let status = 0;
@@ -113,6 +129,21 @@ export class UndiciGiteaTransport implements GiteaTransport {
       let total = 0;
       let abort: ((err: Error) => void) | null = null;
       let settled = false;
+      // Text and JSON bodies stop at maxTextBytes: what came is returned and the rest not downloaded.
+      let textLimit = Infinity;
+      let declaredLength: number | null = null;
+      const finish = (cut?: { receivedBytes: number; totalBytes: number | null }) => {
+        if (settled) return;
+        settled = true;
+        deadline.abort = null;
+        const out = new Uint8Array(total);
+        let offset = 0;
+        for (const c of chunks) {
+          out.set(c, offset);
+          offset += c.length;
+        }
+        resolve({ status, headers: flat, body: out, redirectTo, ...(cut ? { cut } : {}) });
+      };
       const fail = (err: Error) => {
         if (settled) return;
         settled = true;
@@ -145,7 +176,12 @@ export class UndiciGiteaTransport implements GiteaTransport {
             if (redirectTo !== null) return true; // body read and dropped below, connection kept
           }
           const declared = Number(flat['content-length'] ?? NaN);
-          if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
+          if (Number.isFinite(declared)) declaredLength = declared;
+          if (limits.maxTextBytes !== undefined && isTextContentType(flat['content-type']))
+            textLimit = limits.maxTextBytes;
+          if (Number.isFinite(declared) && declared > limits.maxBodyBytes && declared > textLimit) {
+            // A text body that large is read up to the text limit below; anything else is refused.
+          } else if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
             stop(
               new TransportError(
                 'payload_too_large',
@@ -157,7 +193,16 @@ export class UndiciGiteaTransport implements GiteaTransport {
           return true;
         },
         onData: (chunk: Buffer) => {
-          if (redirectTo !== null) return true;
+          if (redirectTo !== null || settled) return true;
+          if (total + chunk.length > textLimit) {
+            const keep = textLimit - total;
+            if (keep > 0) chunks.push(chunk.subarray(0, keep));
+            total += Math.max(0, keep);
+            finish({ receivedBytes: total, totalBytes: declaredLength });
+            // The rest is not downloaded: the connection is torn down (its error is then ignored).
+            abort?.(new TransportError('payload_too_large', 'text body cut at MAX_TEXT_BODY_BYTES'));
+            return false;
+          }
           total += chunk.length;
           if (total > limits.maxBodyBytes) {
             stop(
@@ -171,18 +216,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
           chunks.push(chunk);
           return true;
         },
-        onComplete: () => {
-          if (settled) return;
-          settled = true;
-          deadline.abort = null;
-          const out = new Uint8Array(total);
-          let offset = 0;
-          for (const c of chunks) {
-            out.set(c, offset);
-            offset += c.length;
-          }
-          resolve({ status, headers: flat, body: out, redirectTo });
-        },
+        onComplete: () => finish(),
         onError: (err: Error) => fail(err),
       } as unknown as Dispatcher.DispatchHandler;
       this.agent.dispatch(

@@ -1,19 +1,20 @@
 // /healthz: the process is alive (no dependencies checked, so a slow database never gets the
-// pod killed). /readyz: the database, Redis (when configured) and Gitea answer.
+// pod killed). /readyz: the database, Redis (when configured) and Gitea answer, and Gitea accepts
+// the service token. Each check's result is reused for READINESS_CACHE_MS, so probes and floods
+// on this unauthenticated route cost at most one database query and one Gitea probe a second.
 import { Controller, Get, Inject } from '@nestjs/common';
 import {
   HealthCheck,
   HealthCheckService,
   HealthIndicatorService,
   type HealthIndicatorFunction,
+  type HealthIndicatorResult,
 } from '@nestjs/terminus';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { DATABASE } from '../../infra/database/database.module';
 import type { Database } from '../../infra/database/database';
 import type { JobQueue } from '../../infra/queue/job-queue';
 import { JOB_QUEUE } from '../tokens';
-
-const PROBE_TIMEOUT_MS = 5_000;
+import { GiteaReadiness, PROBE_TIMEOUT_MS, READINESS_CACHE_MS } from './gitea-readiness';
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -27,10 +28,12 @@ const reason = (error: unknown): string => (error instanceof Error ? error.messa
 
 @Controller()
 export class HealthController {
+  private readonly cache = new Map<string, { at: number; result: Promise<HealthIndicatorResult> }>();
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly gitea: GiteaReadiness,
     @Inject(DATABASE) private readonly database: Database,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
   ) {}
@@ -46,10 +49,19 @@ export class HealthController {
   @Get('readyz')
   @HealthCheck()
   readiness() {
-    const checks: HealthIndicatorFunction[] = [() => this.checkDatabase()];
-    if (this.queue.kind === 'bullmq') checks.push(() => this.checkRedis());
+    const checks: HealthIndicatorFunction[] = [() => this.cached('database', () => this.checkDatabase())];
+    if (this.queue.kind === 'bullmq') checks.push(() => this.cached('redis', () => this.checkRedis()));
     checks.push(() => this.checkGitea());
     return this.health.check(checks);
+  }
+
+  private cached(key: string, run: () => Promise<HealthIndicatorResult>): Promise<HealthIndicatorResult> {
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && now - hit.at < READINESS_CACHE_MS) return hit.result;
+    const result = run();
+    this.cache.set(key, { at: now, result });
+    return result;
   }
 
   private async checkDatabase() {
@@ -72,24 +84,15 @@ export class HealthController {
     }
   }
 
+  // Cached inside GiteaReadiness (which start-up also uses).
   private async checkGitea() {
     const indicator = this.indicators.check('gitea');
-    const timeoutMs = Math.min(this.config.gitea.timeoutMs, PROBE_TIMEOUT_MS);
-    try {
-      // Unauthenticated on purpose: readiness must not spend or expose a credential.
-      const response = await fetch(`${this.config.gitea.url}/api/v1/version`, {
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: { accept: 'application/json' },
-      });
-      if (!response.ok) return indicator.down({ message: `GET /api/v1/version answered ${response.status}` });
-      const body = (await response.json()) as { version?: unknown };
-      return indicator.up({ version: typeof body.version === 'string' ? body.version : null });
-    } catch (error) {
-      const message =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? `no answer within ${timeoutMs} ms`
-          : reason(error);
-      return indicator.down({ message });
-    }
+    const status = await this.gitea.check();
+    return status.up
+      ? indicator.up({
+          version: status.version,
+          ...(status.serviceAccount ? { serviceToken: 'accepted' } : {}),
+        })
+      : indicator.down({ message: status.message });
   }
 }

@@ -10,7 +10,7 @@ import type { AuthFailure } from '../auth/identity-resolver';
 export const MCP_AUTH_TOOL = 'mcp.authenticate';
 
 /** What an authentication record never has: no identity, no Gitea call, no result. */
-function noCallFields() {
+function noCallFields(tool: string = MCP_AUTH_TOOL) {
   return {
     eventId: randomUUID(),
     login: null,
@@ -18,7 +18,7 @@ function noCallFields() {
     sudo: null,
     clientName: null,
     clientVersion: null,
-    tool: MCP_AUTH_TOOL,
+    tool,
     operationId: null,
     org: null,
     repo: null,
@@ -36,6 +36,8 @@ export function authFailureEntry(
   request: { httpMethod: string; authorization: string | undefined; mcpMethod: string | undefined },
   started: number,
   now: number,
+  /** The admission route (`mcp`, `oauth`, `admin`): tool `<route>.authenticate`, kind `<route>_unauthorized`. */
+  route = 'mcp',
 ): AuditEntry {
   const scheme = request.authorization?.trim()
     ? /^bearer\s/i.test(request.authorization.trim())
@@ -45,11 +47,11 @@ export function authFailureEntry(
   const mcpMethod =
     request.mcpMethod && /^[A-Za-z0-9/_.-]{1,64}$/.test(request.mcpMethod) ? request.mcpMethod : null;
   return {
-    ...noCallFields(),
+    ...noCallFields(`${route}.authenticate`),
     time: new Date(started),
-    // The status /mcp answered (401 wrong or missing credentials, 503 identity not resolvable).
+    // The status the route answered (401 wrong or missing credentials, 503 identity not resolvable).
     status: failure.status,
-    kind: failure.status === 401 ? 'mcp_unauthorized' : 'mcp_identity_unavailable',
+    kind: failure.status === 401 ? `${route}_unauthorized` : `${route}_identity_unavailable`,
     durationMs: Math.max(0, now - started),
     arguments: { http_method: request.httpMethod, credentials: scheme, mcp_method: mcpMethod },
   };

@@ -1,12 +1,12 @@
-// The HTTP pipeline of POST/GET/DELETE /mcp, in order: Origin (403) -> authentication (401) -> body
-// size (413) -> content type (415) -> JSON (400/-32700) -> era routing (2026-07-28 vs. the session-based
-// revisions) -> sessions (400/404) -> rate limit (429) and concurrency (503) for tools/call -> dispatch.
+// MCP routing of POST/DELETE /mcp. Admission (origin 403, authentication 401, content type 415,
+// accept 406, size 413, JSON 400/-32700) is the HttpAdmission pipeline's; here: era routing
+// (2026-07-28 vs. the session-based revisions) -> sessions (400/404) -> the pipeline's rate limit
+// (429) and concurrency (503) for tools/call, refusals audited through the call exit -> dispatch.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import { AuthFailureLimiter, remoteKey } from '../../core/mcp/auth-failure-limiter';
 import { clientInfoFromParams, parseClientInfo } from '../../core/mcp/client-info.util';
-import { ConcurrencyLimiter, type Release } from '../../core/mcp/concurrency-limiter';
+import type { Release } from '../../core/mcp/concurrency-limiter';
 import {
   classifyMessage,
   errorBody,
@@ -16,42 +16,32 @@ import {
   type InboundMessage,
   type JsonRpcId,
 } from '../../core/mcp/jsonrpc.util';
-import { OriginPolicy } from '../../core/mcp/origin.util';
 import {
   ALL_PROTOCOL_VERSIONS,
   checkLegacyVersionHeader,
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
 } from '../../core/mcp/protocol-versions';
-import { TokenBucketRateLimiter } from '../../core/mcp/rate-limiter';
 import { ownerOf, SessionTokenCodec, type SessionState } from '../../core/mcp/session-token';
-import type { AuditSink, CallIdentity } from '../../core/ports';
-import type { AuthFailure, IdentityResolver } from '../auth/identity-resolver';
+import type { Refusal } from '../../core/call/tool-call-outcome';
+import type { CallIdentity } from '../../core/ports';
+import type { AdmissionRoute, HttpAdmission } from '../admission/http-admission';
 import type { McpMetrics } from './mcp-metrics';
 import { toAuthInfo, type ExchangeContext, type McpProtocol } from './mcp-protocol';
-import { readBody, sendWebResponse, toWebRequest } from './node-http.util';
+import { sendWebResponse, toWebRequest } from './node-http.util';
 import type { SessionRevocations } from './session-revocations';
-import { authFailureEntry, suppressedAuthFailuresEntry } from './auth-failure-audit';
 
 export type McpEndpointOptions = {
-  allowedOrigins: string[];
-  publicUrl: string | null;
+  /** Origin, authentication, body, rate and concurrency limits (src/modules/admission). */
+  admission: HttpAdmission;
   maxBodyBytes: number;
-  rateLimitPerMinute: number;
-  /** Failed authentications audited one by one per remote address per minute (0 = no limit). */
-  authFailuresPerMinute?: number;
-  maxConcurrentPerIdentity: number;
-  maxConcurrentTotal: number;
   requestTimeoutMs: number;
   sessionSecret: string;
   sessionMaxAgeSeconds: number;
   protocol: McpProtocol;
-  identityResolver: IdentityResolver;
   revocations: SessionRevocations;
   metrics: McpMetrics;
   logger: Logger;
-  /** Records requests refused at authentication (AUDIT_SINK when the audit module is wired). */
-  audit?: AuditSink | null;
 };
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -61,8 +51,6 @@ const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** Entries kept by each of the endpoint's small caches before they start over. */
 const CACHE_LIMIT = 4096;
 const EXPOSED_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
-/** How often the summaries of suppressed authentication failures are written, at the latest. */
-const AUTH_SUMMARY_FLUSH_MS = 5_000;
 
 type Req = IncomingMessage & { body?: unknown };
 
@@ -72,39 +60,28 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 };
 
 export class McpEndpoint {
-  private readonly origins: OriginPolicy;
-  private readonly rateLimiter: TokenBucketRateLimiter;
-  private readonly concurrency: ConcurrencyLimiter;
   private readonly sessions: SessionTokenCodec;
-  private readonly authFailures: AuthFailureLimiter;
-  private readonly authSummaryTimer: ReturnType<typeof setInterval> | null;
+  private readonly admissionRoute: AdmissionRoute = {
+    name: 'mcp',
+    methods: ['POST', 'DELETE'],
+    allowHeaders:
+      'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, X-Gitea-Sudo, Last-Event-ID',
+    exposeHeaders: EXPOSED_HEADERS,
+    reject: (res, refusal) =>
+      this.reject(
+        res,
+        refusal.status,
+        null,
+        refusal.reason === 'parse_error' ? PARSE_ERROR : SERVER_ERROR,
+        refusal.message,
+        refusal.reason,
+      ),
+  };
 
   constructor(private readonly options: McpEndpointOptions) {
-    this.origins = new OriginPolicy(options.allowedOrigins, options.publicUrl);
-    this.rateLimiter = new TokenBucketRateLimiter(options.rateLimitPerMinute, () => Date.now());
-    this.concurrency = new ConcurrencyLimiter({
-      perKey: options.maxConcurrentPerIdentity,
-      total: options.maxConcurrentTotal,
-      maxQueue: Math.max(64, options.maxConcurrentTotal * 4),
-    });
     this.sessions = new SessionTokenCodec(options.sessionSecret, options.sessionMaxAgeSeconds, () =>
       Math.floor(Date.now() / 1000),
     );
-    this.authFailures = new AuthFailureLimiter({ perMinute: options.authFailuresPerMinute ?? 0 }, () =>
-      Date.now(),
-    );
-    // Summaries are written when their window ends, also when the failures have stopped by then.
-    this.authSummaryTimer =
-      this.authFailures.enabled && options.audit
-        ? setInterval(() => this.auditSuppressed(false), AUTH_SUMMARY_FLUSH_MS)
-        : null;
-    this.authSummaryTimer?.unref();
-  }
-
-  /** Stops the summary timer and writes the summaries of windows still open. */
-  close(): void {
-    if (this.authSummaryTimer) clearInterval(this.authSummaryTimer);
-    this.auditSuppressed(true);
   }
 
   async handle(req: Req, res: ServerResponse): Promise<void> {
@@ -121,119 +98,19 @@ export class McpEndpoint {
   }
 
   private async route(req: Req, res: ServerResponse): Promise<void> {
-    const origin = header(req, 'origin');
-    if (!this.origins.isAllowed(origin)) {
-      return this.reject(res, 403, null, SERVER_ERROR, 'Forbidden: Origin not allowed', 'origin');
-    }
-    if (origin !== undefined) {
-      res.setHeader('access-control-allow-origin', origin);
-      res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
-      res.setHeader('vary', 'Origin');
-    }
-    const method = (req.method ?? 'GET').toUpperCase();
-    if (method === 'OPTIONS') {
-      res.setHeader('access-control-allow-methods', 'POST, DELETE');
-      res.setHeader(
-        'access-control-allow-headers',
-        'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, X-Gitea-Sudo, Last-Event-ID',
-      );
-      res.setHeader('access-control-max-age', '600');
-      res.statusCode = 204;
-      res.end();
-      return;
-    }
-    if (method !== 'POST' && method !== 'DELETE') {
-      // No standalone SSE stream (GET): 2026-07-28 has none and the session-based revisions allow 405.
-      res.setHeader('allow', 'POST, DELETE');
-      return this.reject(res, 405, null, SERVER_ERROR, 'Method not allowed', 'method');
-    }
-
-    const authStarted = Date.now();
-    const auth = await this.options.identityResolver.authenticate(header(req, 'authorization'));
-    if (!auth.ok) {
-      // Wrong or missing credentials are limited per remote address: within the budget each is
-      // audited, beyond it the answer is 429 and the failure only counted (one summary record per
-      // address and window). Credentials are still checked first, so a valid token is never
-      // refused because others failed from the same address.
-      if (auth.status === 401) {
-        const verdict = this.authFailures.failure(remoteKey(req.socket?.remoteAddress));
-        if (!verdict.record) {
-          res.setHeader('retry-after', String(verdict.retryAfterSeconds));
-          return this.reject(
-            res,
-            429,
-            null,
-            SERVER_ERROR,
-            'Too Many Requests: too many failed authentications from this address',
-            'auth_failures_limited',
-          );
-        }
-      }
-      this.auditAuthFailure(req, method, auth, authStarted);
-      if (auth.status === 401)
-        res.setHeader('www-authenticate', this.options.identityResolver.challenge(auth));
-      return this.reject(
-        res,
-        auth.status,
-        null,
-        SERVER_ERROR,
-        auth.message,
-        auth.status === 401 ? 'unauthorized' : 'identity_unavailable',
-      );
-    }
-    const identity = auth.identity;
-
-    if (method === 'DELETE') return this.endSession(req, res, identity);
-
-    if (!isJson(header(req, 'content-type'))) {
-      return this.reject(
-        res,
-        415,
-        null,
-        SERVER_ERROR,
-        'Unsupported Media Type: Content-Type must be application/json',
-        'content_type',
-      );
-    }
-    const accept = header(req, 'accept');
-    if (accept && !/application\/json|text\/event-stream|\*\/\*/i.test(accept)) {
-      return this.reject(
-        res,
-        406,
-        null,
-        SERVER_ERROR,
-        'Not Acceptable: accept application/json or text/event-stream',
-        'accept',
-      );
-    }
-    const body = await readBody(req, this.options.maxBodyBytes);
-    if (!body.ok) {
-      if (body.reason === 'aborted') return void res.destroy();
-      res.setHeader('connection', 'close');
-      return this.reject(
-        res,
-        413,
-        null,
-        SERVER_ERROR,
-        `Payload Too Large: the body exceeds ${this.options.maxBodyBytes} bytes`,
-        'body_too_large',
-      );
-    }
-    let parsed: unknown = body.preParsed;
-    if (body.raw) {
-      try {
-        parsed = JSON.parse(body.raw.toString('utf8'));
-      } catch {
-        return this.reject(
-          res,
-          400,
-          null,
-          PARSE_ERROR,
-          'Parse error: the body is not valid JSON',
-          'parse_error',
-        );
-      }
-    }
+    const admitted = await this.options.admission.admit(req, res, this.admissionRoute);
+    if (!admitted) return;
+    const { identity } = admitted;
+    if (admitted.method === 'DELETE') return this.endSession(req, res, identity);
+    const body = await this.options.admission.body(req, res, this.admissionRoute, {
+      maxBytes: this.options.maxBodyBytes,
+      contentTypes: ['application/json'],
+      json: true,
+      accepts: /application\/json|text\/event-stream|\*\/\*/i,
+      acceptMessage: 'Not Acceptable: accept application/json or text/event-stream',
+    });
+    if (!body) return;
+    const parsed = body.parsed;
     if (Array.isArray(parsed)) {
       return this.reject(
         res,
@@ -278,27 +155,32 @@ export class McpEndpoint {
     parsed: unknown,
     modern: { request: Request; abort: AbortController },
   ): Promise<void> {
-    const release = await this.admit(res, identity, message);
+    const context: ExchangeContext = {
+      identity,
+      sudoHeader: header(req, SUDO_HEADER),
+      // The SDK lifts the envelope's clientInfo out of `_meta` before our handler runs, so it
+      // is taken from the raw message here.
+      client: clientInfoFromParams((parsed as { params?: unknown } | null)?.params),
+      protocolVersion: header(req, VERSION_HEADER) ?? (MODERN_PROTOCOL_VERSIONS[0] as string),
+      deadline: Date.now() + this.options.requestTimeoutMs,
+    };
+    const release = await this.admit(res, message, context);
     if (release === false) return;
+    context.deadline = Date.now() + this.options.requestTimeoutMs; // the wait for a slot is not the call's
     const { request, abort } = modern;
     const onClose = (): void => {
       if (!res.writableEnded) abort.abort();
     };
     res.once('close', onClose);
     try {
-      const context: ExchangeContext = {
-        identity,
-        sudoHeader: header(req, SUDO_HEADER),
-        // The SDK lifts the envelope's clientInfo out of `_meta` before our handler runs, so it
-        // is taken from the raw message here.
-        client: clientInfoFromParams((parsed as { params?: unknown } | null)?.params),
-        protocolVersion: header(req, VERSION_HEADER) ?? (MODERN_PROTOCOL_VERSIONS[0] as string),
-        deadline: Date.now() + this.options.requestTimeoutMs,
-      };
       const response = await this.options.protocol.modern.fetch(request, {
         authInfo: toAuthInfo(context),
         parsedBody: parsed,
       });
+      if (context.quotaRefusal) {
+        await response.body?.cancel().catch(() => undefined);
+        return this.quotaExceeded(res, message, context.quotaRefusal);
+      }
       await sendWebResponse(res, response, {});
     } finally {
       res.off('close', onClose);
@@ -363,12 +245,14 @@ export class McpEndpoint {
       res.end();
       return;
     }
-    const release = await this.admit(res, identity, message);
+    const release = await this.admit(res, message, context);
     if (release === false) return;
     try {
       const fast = await this.options.protocol.serveLegacyFast(message, context);
+      if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
       if (fast !== null) return this.writeLegacy(req, res, fast);
       const response = await transport.request(parsed as { id: JsonRpcId }, toAuthInfo(context));
+      if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
       this.writeLegacy(req, res, response);
     } finally {
       release?.();
@@ -478,40 +362,62 @@ export class McpEndpoint {
     res.end();
   }
 
-  /** Rate limit and concurrency for tools/call; false when the request was refused (already answered). */
+  /**
+   * Rate limit and concurrency for tools/call; false when the request was refused (already answered).
+   * A refused call still goes through the exit: one audit record, counted and logged.
+   */
   private async admit(
     res: ServerResponse,
-    identity: CallIdentity,
     message: InboundMessage,
+    context: ExchangeContext,
   ): Promise<Release | null | false> {
     if (message.kind !== 'request' || message.method !== 'tools/call') return null;
-    const rate = this.rateLimiter.take(identity.subject);
-    if (!rate.allowed) {
-      res.setHeader('retry-after', String(rate.retryAfterSeconds));
-      this.reject(
-        res,
-        429,
-        message.id,
+    const started = Date.now();
+    const verdict = await this.options.admission.call(context.identity);
+    if (verdict.ok) return verdict.release;
+    const refusal: Refusal = {
+      kind: verdict.status === 429 ? 'rate_limited' : 'concurrency_limited',
+      status: verdict.status,
+      message: verdict.message,
+      http: { httpStatus: verdict.status, retryAfterSeconds: verdict.retryAfterSeconds },
+    };
+    this.refuseCall(res, message, context, refusal, started, verdict.reason);
+    return false;
+  }
+
+  private refuseCall(
+    res: ServerResponse,
+    message: InboundMessage & { kind: 'request' },
+    context: ExchangeContext,
+    refusal: Refusal,
+    started: number,
+    reason: string,
+  ): void {
+    const outcome = this.options.protocol.refuseCall(message.params, context, refusal, started);
+    const reply =
+      outcome.reply.as === 'http' ? outcome.reply : { ...refusal.http!, message: refusal.message };
+    res.setHeader('retry-after', String(reply.retryAfterSeconds));
+    this.reject(res, reply.httpStatus, message.id, SERVER_ERROR, reply.message, reason);
+  }
+
+  /** An org quota refused the tools/call (already audited by the call path): 429 with Retry-After. */
+  private quotaExceeded(
+    res: ServerResponse,
+    message: InboundMessage,
+    refusal: NonNullable<ExchangeContext['quotaRefusal']>,
+  ): void {
+    res.setHeader('retry-after', String(refusal.retryAfterSeconds));
+    this.options.metrics.rejections.inc({ reason: 'org_quota' });
+    res.statusCode = 429;
+    res.setHeader('content-type', 'application/json');
+    res.end(
+      errorBody(
+        message.kind === 'request' ? message.id : null,
         SERVER_ERROR,
-        `Too Many Requests: rate limit of ${this.options.rateLimitPerMinute} tool calls per minute`,
-        'rate_limited',
-      );
-      return false;
-    }
-    const release = await this.concurrency.acquire(identity.subject, this.options.requestTimeoutMs);
-    if (!release) {
-      res.setHeader('retry-after', '1');
-      this.reject(
-        res,
-        503,
-        message.id,
-        SERVER_ERROR,
-        'Service Unavailable: too many concurrent tool calls',
-        'concurrency',
-      );
-      return false;
-    }
-    return release;
+        `Too Many Requests: ${refusal.message}`,
+        refusal.data,
+      ),
+    );
   }
 
   private writeLegacy(req: Req, res: ServerResponse, response: Record<string, unknown> | string): void {
@@ -532,44 +438,6 @@ export class McpEndpoint {
     res.end(text);
   }
 
-  private auditAuthFailure(req: Req, method: string, failure: AuthFailure, started: number): void {
-    if (!this.options.audit) return;
-    try {
-      this.options.audit.record(
-        authFailureEntry(
-          failure,
-          {
-            httpMethod: method,
-            authorization: header(req, 'authorization'),
-            mcpMethod: header(req, 'mcp-method'),
-          },
-          started,
-          Date.now(),
-        ),
-      );
-    } catch (error) {
-      this.options.logger.warn(
-        { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
-        'audit of an authentication failure failed',
-      );
-    }
-  }
-
-  private auditSuppressed(all: boolean): void {
-    const summaries = this.authFailures.drain(all);
-    if (!this.options.audit) return;
-    for (const summary of summaries) {
-      try {
-        this.options.audit.record(suppressedAuthFailuresEntry(summary));
-      } catch (error) {
-        this.options.logger.warn(
-          { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
-          'audit of suppressed authentication failures failed',
-        );
-      }
-    }
-  }
-
   private reject(
     res: ServerResponse,
     status: number,
@@ -583,9 +451,4 @@ export class McpEndpoint {
     res.setHeader('content-type', 'application/json');
     res.end(errorBody(id, code, message));
   }
-}
-
-function isJson(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  return contentType.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }

@@ -1,6 +1,8 @@
 // The legacy fast path must answer exactly like the SDK server it bypasses.
 import pino from 'pino';
 import { Registry } from 'prom-client';
+import { CallExit } from '../../core/call/call-exit';
+import { NO_COUNTS, resultOf, type ToolCallOutcome } from '../../core/call/tool-call-outcome';
 import { UnknownToolError, type ToolService } from '../../core/executor/tool-service';
 import type { CallIdentity } from '../../core/ports';
 import type { IdentityResolver } from '../auth/identity-resolver';
@@ -16,11 +18,32 @@ const identity: CallIdentity = {
   subject: 'token:svc',
 };
 
+const outcome = (name: string, text: string, known: boolean): ToolCallOutcome => ({
+  identity,
+  tool: name,
+  knownTool: known ? name : null,
+  operationId: null,
+  org: null,
+  repo: null,
+  method: null,
+  path: null,
+  status: null,
+  kind: known ? 'ok' : 'unknown_tool',
+  text,
+  isError: false,
+  reply: known ? { as: 'result' } : { as: 'unknown_tool', message: new UnknownToolError(name).message },
+  startedAt: 0,
+  durationMs: 0,
+  counts: NO_COUNTS,
+  arguments: {},
+});
 const toolService: ToolService = {
   listTools: () => [{ name: 'repoGet', description: 'Get a repository', inputSchema: { type: 'object' } }],
+  execute: async (name, args) => outcome(name, JSON.stringify({ args }), name === 'repoGet'),
+  refuse: (name) => outcome(name, '{}', name === 'repoGet'),
   callTool: async (name, args) => {
     if (name !== 'repoGet') throw new UnknownToolError(name);
-    return { content: [{ type: 'text', text: JSON.stringify({ args }) }], isError: false };
+    return resultOf(outcome(name, JSON.stringify({ args }), true));
   },
 };
 
@@ -46,6 +69,7 @@ describe('McpProtocol.serveLegacyFast', () => {
       identityResolver: resolver,
       metrics: new McpMetrics(new Registry()),
       logger: pino({ level: 'silent' }),
+      exit: new CallExit({ audit: { record: () => undefined } }),
     });
     await protocol.start();
     await protocol.legacyTransport.request(

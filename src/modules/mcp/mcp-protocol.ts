@@ -13,11 +13,12 @@ import {
 import type { Logger } from 'pino';
 import { clientInfoFromParams } from '../../core/mcp/client-info.util';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../core/mcp/protocol-versions';
-import { summarizeResult } from '../../core/mcp/result-summary.util';
-import { decideSudo, forbiddenResultText } from '../../core/mcp/sudo.util';
+import type { CallExit } from '../../core/call/call-exit';
+import { resultOf, type Refusal, type ToolCallOutcome } from '../../core/call/tool-call-outcome';
+import { decideSudo, type SudoDecision } from '../../core/mcp/sudo.util';
 import { INTERNAL_ERROR, INVALID_PARAMS } from '../../core/mcp/jsonrpc.util';
 import type { CallIdentity } from '../../core/ports';
-import { UnknownToolError, type ToolCallResult, type ToolService } from '../../core/executor/tool-service';
+import type { ToolCallResult, ToolService } from '../../core/executor/tool-service';
 import type { IdentityResolver } from '../auth/identity-resolver';
 import type { McpMetrics } from './mcp-metrics';
 import { MultiplexTransport } from './multiplex.transport';
@@ -33,6 +34,8 @@ export type ExchangeContext = {
   protocolVersion: string;
   /** Epoch ms by which a tool call must have answered. */
   deadline: number;
+  /** Set by tools/call when an org quota refused it: the endpoint answers HTTP 429 (issue 14). */
+  quotaRefusal?: { retryAfterSeconds: number; message: string; data: Record<string, unknown> };
 };
 
 export type McpProtocolOptions = {
@@ -44,6 +47,8 @@ export type McpProtocolOptions = {
   identityResolver: IdentityResolver;
   metrics: McpMetrics;
   logger: Logger;
+  /** The exit every outcome goes through: audit record, metrics, log line. */
+  exit: CallExit;
 };
 
 export function toAuthInfo(context: ExchangeContext): AuthInfo {
@@ -187,14 +192,49 @@ export class McpProtocol {
     return server;
   }
 
-  private readonly callLoggers = new Map<string, Logger>();
+  /** One tools/call: its outcome goes through the exit once, then becomes the MCP answer. */
+  private async callTool(params: CallParams, context: ExchangeContext): Promise<ToolCallResult> {
+    const outcome = await this.runCall(params, context);
+    this.finish(outcome, context);
+    if (outcome.reply.as === 'unknown_tool')
+      throw new ProtocolError(INVALID_PARAMS, outcome.reply.message.slice(0, 200));
+    // An org quota (the call path's own 429): the endpoint answers it at the HTTP level.
+    if (outcome.reply.as === 'http') context.quotaRefusal = quotaReply(outcome);
+    return resultOf(outcome);
+  }
 
-  private async callTool(
-    params: { name: string; arguments?: unknown; _meta?: Record<string, unknown> },
+  /**
+   * A tools/call refused by the transport before it ran (rate limit, concurrency): audited, counted
+   * and logged like any call; the caller answers at the HTTP level from the returned outcome.
+   */
+  refuseCall(
+    params: unknown,
     context: ExchangeContext,
-  ): Promise<ToolCallResult> {
-    const started = performance.now();
-    const { metrics, logger, toolService, identityResolver } = this.options;
+    refusal: Refusal,
+    startedAt: number,
+  ): ToolCallOutcome {
+    const call = isPlainObject(params) ? params : {};
+    const name = typeof call.name === 'string' ? call.name : '';
+    const meta = isPlainObject(call._meta) ? call._meta : undefined;
+    const { identity } = this.callIdentity({ name, ...(meta ? { _meta: meta } : {}) }, context);
+    const outcome = this.options.toolService.refuse(name, call.arguments ?? {}, identity, refusal, startedAt);
+    this.finish(outcome, context);
+    return outcome;
+  }
+
+  private finish(outcome: ToolCallOutcome, context: ExchangeContext): void {
+    outcome.protocolVersion = context.protocolVersion;
+    this.options.exit.finish(outcome);
+    // Gitea refused the credential: let the resolver re-check it (a rotated service token).
+    if (outcome.kind === 'unauthorized' && outcome.status === 401)
+      this.options.identityResolver.upstreamUnauthorized(context.identity);
+  }
+
+  /** Who this call runs as: the exchange's identity with this call's client and sudo decision. */
+  private callIdentity(
+    params: { name: string; _meta?: Record<string, unknown> },
+    context: ExchangeContext,
+  ): { identity: CallIdentity; sudo: SudoDecision } {
     // The exchange's client (session or 2026-07-28 envelope), else one named in this call's _meta.
     const client = context.client ?? clientInfoFromParams(params);
     const requestedSudo = params._meta?.[SUDO_META_KEY] ?? context.sudoHeader;
@@ -208,84 +248,58 @@ export class McpProtocol {
       sudo: sudo.ok ? sudo.sudo : null,
       ...(client ? { client } : {}),
     };
-    let result: ToolCallResult;
-    let toolLabel = params.name;
-    if (!sudo.ok) {
-      result = { content: [{ type: 'text', text: forbiddenResultText(sudo.message) }], isError: true };
-    } else {
-      metrics.inFlight.inc();
-      try {
-        result = await withDeadline(
-          toolService.callTool(params.name, params.arguments ?? {}, identity),
-          context.deadline,
-        );
-      } catch (error) {
-        if (error instanceof UnknownToolError) {
-          toolLabel = '(unknown)';
-          this.record(toolLabel, identity, context, null, 'unknown_tool', started);
-          throw new ProtocolError(INVALID_PARAMS, error.message.slice(0, 200));
-        }
-        // Never leak internals to the client: the details go to the log only.
-        logger.error(
-          {
-            component: 'mcp',
-            tool: params.name,
-            err: error instanceof Error ? error.message : String(error),
-          },
-          'tool call failed',
-        );
-        this.record(params.name, identity, context, null, 'internal_error', started);
-        throw new ProtocolError(INTERNAL_ERROR, 'Internal error');
-      } finally {
-        metrics.inFlight.dec();
-      }
-    }
-    const summary = summarizeResult(result.content[0]?.text, result.isError);
-    if (result.isError && summary.status === 401) identityResolver.upstreamUnauthorized(context.identity);
-    this.record(toolLabel, identity, context, summary.status, summary.kind, started);
-    return result;
+    return { identity, sudo };
   }
 
-  private record(
-    tool: string,
-    identity: CallIdentity,
-    context: ExchangeContext,
-    status: number | null,
-    kind: string,
-    started: number,
-  ): void {
-    const durationMs = Math.round((performance.now() - started) * 10) / 10;
-    this.options.metrics.toolCalls.inc({ tool, kind });
-    this.options.metrics.toolCallSeconds.observe({ kind }, durationMs / 1000);
-    // The per-identity fields live in a cached child, whose bindings pino serialises once: each call
-    // builds and serialises only the four fields that change.
-    this.callLogger(identity, context.protocolVersion).info({ tool, status, kind, durationMs }, 'tool call');
-  }
-
-  /** A child logger bound to one identity's tool_call fields; bounded so that many identities cannot grow it. */
-  private callLogger(identity: CallIdentity, protocolVersion: string): Logger {
-    const client = identity.client?.name ?? null;
-    // NUL cannot occur in logins or version strings; \u0001 marks null apart from an empty string.
-    const key = `${identity.login}\u0000${identity.mode}\u0000${identity.sudo ?? '\u0001'}\u0000${client ?? '\u0001'}\u0000${protocolVersion}`;
-    let child = this.callLoggers.get(key);
-    if (child === undefined) {
-      if (this.callLoggers.size >= CALL_LOGGER_CACHE_SIZE) this.callLoggers.clear();
-      child = this.options.logger.child({
-        component: 'mcp',
-        event: 'tool_call',
-        login: identity.login,
-        mode: identity.mode,
-        sudo: identity.sudo,
-        client,
-        protocolVersion,
-      });
-      this.callLoggers.set(key, child);
+  private async runCall(params: CallParams, context: ExchangeContext): Promise<ToolCallOutcome> {
+    const started = Date.now();
+    const { metrics, logger, toolService } = this.options;
+    const { identity, sudo } = this.callIdentity(params, context);
+    const args = params.arguments ?? {};
+    if (!sudo.ok)
+      return toolService.refuse(
+        params.name,
+        args,
+        identity,
+        { kind: 'forbidden', status: 403, message: sudo.message },
+        started,
+      );
+    metrics.inFlight.inc();
+    const abandon = new AbortController();
+    try {
+      const outcome = await withDeadline(
+        toolService.execute(params.name, args, identity, { signal: abandon.signal }),
+        context.deadline,
+      );
+      if (outcome !== DEADLINE) return outcome;
+      // The deadline ended the call: Gitea's request is cancelled and its late answer never recorded.
+      abandon.abort();
+      return toolService.refuse(params.name, args, identity, DEADLINE_REFUSAL, started);
+    } catch (error) {
+      // Never leak internals to the client: the details go to the log only.
+      logger.error(
+        { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
+        'tool call failed',
+      );
+      return toolService.refuse(params.name, args, identity, INTERNAL_REFUSAL, started);
+    } finally {
+      metrics.inFlight.dec();
     }
-    return child;
   }
 }
 
-const CALL_LOGGER_CACHE_SIZE = 1024;
+type CallParams = { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
+
+const DEADLINE_REFUSAL: Refusal = {
+  kind: 'timeout',
+  status: 504,
+  message: 'The request timed out before the call finished (REQUEST_TIMEOUT_MS)',
+};
+const INTERNAL_REFUSAL: Refusal = {
+  kind: 'internal_error',
+  status: null,
+  message: 'the call failed inside the service; see the service logs',
+};
 
 /**
  * The JSON-RPC response of a tool result, written in one pass: the envelope is a fixed template and
@@ -308,28 +322,33 @@ export function resultResponseJson(result: ToolCallResult, id: string | number):
   return `${json}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
 
-class DeadlineExceeded extends Error {}
+const DEADLINE = Symbol('deadline');
 
-async function withDeadline(call: Promise<ToolCallResult>, deadline: number): Promise<ToolCallResult> {
-  const remaining = deadline - Date.now();
+/** The call's outcome, or DEADLINE when the exchange's deadline passed first. */
+async function withDeadline<T>(call: Promise<T>, deadline: number): Promise<T | typeof DEADLINE> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineExceeded()), Math.max(0, remaining));
+  const timeout = new Promise<typeof DEADLINE>((resolve) => {
+    timer = setTimeout(() => resolve(DEADLINE), Math.max(0, deadline - Date.now()));
   });
   try {
     return await Promise.race([call, timeout]);
-  } catch (error) {
-    if (error instanceof DeadlineExceeded) {
-      const message = 'The request timed out before the call finished (REQUEST_TIMEOUT_MS)';
-      return {
-        content: [
-          { type: 'text', text: JSON.stringify({ error: { status: 504, kind: 'timeout', message } }) },
-        ],
-        isError: true,
-      };
-    }
-    throw error;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The HTTP answer of an outcome refused with reply `http` inside the call path (org quotas). */
+function quotaReply(outcome: ToolCallOutcome): NonNullable<ExchangeContext['quotaRefusal']> {
+  const reply = outcome.reply as Extract<ToolCallOutcome['reply'], { as: 'http' }>;
+  let details: unknown = null;
+  try {
+    details = (JSON.parse(outcome.text) as { error?: { details?: unknown } }).error?.details ?? null;
+  } catch {
+    // our own error text is JSON; a failure here only drops the details
+  }
+  return {
+    retryAfterSeconds: reply.retryAfterSeconds,
+    message: reply.message,
+    data: { kind: outcome.kind, ...(isPlainObject(details) ? details : {}) },
+  };
 }

@@ -16,8 +16,11 @@ import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { CallExit } from '../../core/call/call-exit';
 import type { ToolService } from '../../core/executor/tool-service';
 import type { AuditSink } from '../../core/ports';
+import { AdmissionModule, HTTP_ADMISSION } from '../admission/admission.module';
+import type { HttpAdmission } from '../admission/http-admission';
 import { AuthModule } from '../auth/auth.module';
 import { IDENTITY_RESOLVER, type IdentityResolver } from '../auth/identity-resolver';
 import { AUDIT_SINK, LOGGER, METRICS_REGISTRY, TOOL_SERVICE } from '../tokens';
@@ -26,6 +29,7 @@ import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint';
 import { McpMetrics } from './mcp-metrics';
 import { McpProtocol } from './mcp-protocol';
+import { McpCallObserver } from './tool-call-observer';
 import { MCP_ENDPOINT, MCP_PROTOCOL, MCP_SESSION_REVOCATIONS } from './mcp.tokens';
 import { routeFirst } from './node-http.util';
 import {
@@ -39,6 +43,7 @@ const SERVER_VERSION = '0.1.0';
 const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 const MCP_LOGGER = Symbol('MCP_LOGGER');
 const MCP_METRICS = Symbol('MCP_METRICS');
+const MCP_CALL_EXIT = Symbol('MCP_CALL_EXIT');
 
 /** Secret for session ids: shared by all replicas through their common configuration. */
 function sessionSecret(config: AppConfig, logger: Logger): string {
@@ -52,7 +57,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
 }
 
 @Module({
-  imports: [ToolsModule, AuthModule],
+  imports: [ToolsModule, AuthModule, AdmissionModule],
   controllers: [McpController],
   providers: [
     {
@@ -79,14 +84,25 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
       },
     },
     {
+      provide: MCP_CALL_EXIT,
+      inject: [MCP_METRICS, MCP_LOGGER, { token: AUDIT_SINK, optional: true }],
+      useFactory: (metrics: McpMetrics, logger: Logger, audit?: AuditSink) =>
+        new CallExit({
+          audit: audit ?? { record: () => undefined },
+          observers: [new McpCallObserver(metrics, logger)],
+          warn: (message) => logger.warn({ component: 'mcp' }, message),
+        }),
+    },
+    {
       provide: MCP_PROTOCOL,
-      inject: [APP_CONFIG, TOOL_SERVICE, IDENTITY_RESOLVER, MCP_METRICS, MCP_LOGGER],
+      inject: [APP_CONFIG, TOOL_SERVICE, IDENTITY_RESOLVER, MCP_METRICS, MCP_LOGGER, MCP_CALL_EXIT],
       useFactory: (
         config: AppConfig,
         toolService: ToolService,
         identityResolver: IdentityResolver,
         metrics: McpMetrics,
         logger: Logger,
+        exit: CallExit,
       ) =>
         new McpProtocol({
           serverName: SERVER_NAME,
@@ -97,45 +113,30 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
           identityResolver,
           metrics,
           logger,
+          exit,
         }),
     },
     {
       provide: MCP_ENDPOINT,
-      inject: [
-        APP_CONFIG,
-        MCP_PROTOCOL,
-        IDENTITY_RESOLVER,
-        MCP_SESSION_REVOCATIONS,
-        MCP_METRICS,
-        MCP_LOGGER,
-        { token: AUDIT_SINK, optional: true },
-      ],
+      inject: [APP_CONFIG, HTTP_ADMISSION, MCP_PROTOCOL, MCP_SESSION_REVOCATIONS, MCP_METRICS, MCP_LOGGER],
       useFactory: (
         config: AppConfig,
+        admission: HttpAdmission,
         protocol: McpProtocol,
-        identityResolver: IdentityResolver,
         revocations: SessionRevocations,
         metrics: McpMetrics,
         logger: Logger,
-        audit?: AuditSink,
       ) =>
         new McpEndpoint({
-          allowedOrigins: config.mcp.allowedOrigins,
-          publicUrl: config.server.publicUrl || null,
+          admission,
           maxBodyBytes: config.mcp.maxBodyBytes,
-          rateLimitPerMinute: config.mcp.rateLimitPerMinute,
-          authFailuresPerMinute: config.mcp.authFailuresPerMinute,
-          maxConcurrentPerIdentity: config.mcp.maxConcurrentPerIdentity,
-          maxConcurrentTotal: config.mcp.maxConcurrentTotal,
           requestTimeoutMs: config.mcp.requestTimeoutMs,
           sessionSecret: sessionSecret(config, logger),
           sessionMaxAgeSeconds: SESSION_MAX_AGE_SECONDS,
           protocol,
-          identityResolver,
           revocations,
           metrics,
           logger,
-          audit: audit ?? null,
         }),
     },
   ],
@@ -162,7 +163,6 @@ export class McpModule implements OnModuleInit, OnApplicationBootstrap, OnModule
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.endpoint.close();
     await this.protocol.close();
     await this.revocations.close();
   }

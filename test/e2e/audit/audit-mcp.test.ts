@@ -87,8 +87,12 @@ function postgresTarget(baseUrl: string, redisBase: string): Target {
   };
 }
 
+// Metrics answer on the MCP port only with METRICS_TOKEN (the test process has no metrics port).
+const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef';
+
 async function metric(base: string, name: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+  const text = await (await fetch(`${base}/metrics`, { headers })).text();
   return text
     .split('\n')
     .filter((line) => line.startsWith(name) && !line.startsWith('#'))
@@ -154,6 +158,7 @@ describe.each(targets)('audit of MCP calls on $name', ({ make }) => {
       ALLOW_SUDO: 'true',
       DISABLED_TOOLS: 'repoDelete',
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN,
       ...(await target.env()),
     });
     app = await startMcpApp(config, { full: true });

@@ -121,15 +121,15 @@ describe('a running service on embedded defaults', () => {
     expect(res.body.info.redis).toBeUndefined();
   });
 
-  it('serves Prometheus metrics with the default process metrics', async () => {
-    const res = await request(app.getHttpServer()).get('/metrics').expect(200);
-    expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    expect(res.text).toContain('process_cpu_user_seconds_total');
-    expect(res.text).toContain('nodejs_heap_size_total_bytes');
+  it('does not serve metrics on the MCP port without METRICS_TOKEN (they live on METRICS_PORT)', async () => {
+    // test/e2e/startup/metrics-port.test.ts covers the metrics listener itself.
+    await request(app.getHttpServer()).get('/metrics').expect(404);
   });
 
   it('turns /readyz to 503 when Gitea stops answering', async () => {
     await close(gitea);
+    // Readiness results are reused for a second (test/e2e/startup/fail-fast.test.ts).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const res = await request(app.getHttpServer()).get('/readyz').expect(503);
     expect(res.body.error.gitea.status).toBe('down');
     expect(res.body.info.database.status).toBe('up');
@@ -145,6 +145,8 @@ describe('the real entry point', () => {
         DATA_DIR: 'memory://',
         LOG_LEVEL: 'info',
         SHUTDOWN_TIMEOUT_MS: '10000',
+        GITEA_TOKEN: 'gitea-service-token',
+        MCP_BEARER_TOKEN: 'entry-point-bearer-token-0123456789',
       },
       { untilStdout: /"msg":"listening"/ },
     );

@@ -24,7 +24,11 @@ describe('parseConfig', () => {
       publicUrl: 'http://127.0.0.1:8080',
       logLevel: 'info',
       shutdownTimeoutMs: 10000,
+      metricsPort: 9464,
+      metricsToken: null,
     });
+    // A free port for the service means a free one for the metrics listener too (tests, demo).
+    expect(ok({ PORT: '0' }).server.metricsPort).toBe(0);
     expect(config.gitea).toMatchObject({ url: 'http://localhost:3000', token: null, timeoutMs: 30000 });
     expect(config.mcp).toEqual({
       bearerToken: null,
@@ -47,11 +51,15 @@ describe('parseConfig', () => {
       maxResponseChars: 100000,
       maxBinaryBytes: 1048576,
       hygieneFileContents: 'flag',
+      maxTextBodyBytes: 400000,
     });
     expect(config.secrets).toEqual({
       detectionMode: 'mask',
       encryptionKey: null,
       previousEncryptionKeys: [],
+      scanArchives: 'scan',
+      archiveMaxBytes: 33554432,
+      archiveMaxMembers: 10000,
     });
     expect(config.gitea).toMatchObject({
       oauthAdminScopes: false,
@@ -163,12 +171,14 @@ describe('parseConfig', () => {
     const sensitive = ENV_VARS.filter((v) => v.sensitive).map((v) => v.name);
     expect(sensitive.sort()).toEqual(
       [
+        'ADMIN_TOKEN',
         'DATABASE_URL',
         'ENCRYPTION_KEY',
         'ENCRYPTION_KEYS_PREVIOUS',
         'GITEA_OAUTH_CLIENT_SECRET',
         'GITEA_TOKEN',
         'MCP_BEARER_TOKEN',
+        'METRICS_TOKEN',
         'REDIS_URL',
       ].sort(),
     );

@@ -1,0 +1,54 @@
+# syntax=docker/dockerfile:1
+# AegisGitea-MCP image: built in one stage, run from a second one that holds only the compiled
+# service, its production dependencies, the migrations and the bundled Gitea spec.
+#   docker build -t aegis-gitea-mcp .
+#   docker run --read-only --tmpfs /tmp -v aegis-data:/data -p 8080:8080 -e GITEA_URL=... aegis-gitea-mcp
+#   docker run --rm -e DATABASE_URL=... aegis-gitea-mcp node dist/src/cli/migrate.js   (offline migrations)
+# What this image runs is tested without Docker: scripts/image-check.mjs (run by .ci/run).
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+# Dependencies first (cached while only sources change); postinstall generates the Prisma client
+# offline (scripts/prisma-generate.mjs).
+COPY package.json package-lock.json prisma.config.ts ./
+COPY scripts/prisma-generate.mjs scripts/
+COPY prisma ./prisma
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY gitea ./gitea
+COPY src ./src
+COPY test/simulator ./test/simulator
+COPY bench ./bench
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS production-dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY scripts/prisma-generate.mjs scripts/
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    METRICS_PORT=9464 \
+    DATA_DIR=/data
+WORKDIR /app
+# Owned by root and not writable by the service user: the app cannot change its own code.
+COPY --from=production-dependencies /app/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY package.json ./
+COPY prisma/migrations ./prisma/migrations
+COPY gitea/swagger.v1.json ./gitea/swagger.v1.json
+# The only writable place besides /tmp: the embedded database (unused when DATABASE_URL is set).
+RUN groupadd --system --gid 10001 aegis \
+ && useradd --system --uid 10001 --gid aegis --home-dir /data --shell /usr/sbin/nologin aegis \
+ && mkdir -p /data && chown aegis:aegis /data && chmod 0700 /data
+USER 10001:10001
+VOLUME ["/data"]
+EXPOSE 8080 9464
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/main.js"]

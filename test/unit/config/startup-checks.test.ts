@@ -1,0 +1,162 @@
+// Start-up refusals and warnings (src/config/startup-checks.ts): each names the variable and the
+// fix, never a value.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configFromEnv, parseConfig } from '../../../src/config/env.schema';
+import {
+  compareVersions,
+  giteaVersionWarnings,
+  startupRefusals,
+  startupWarnings,
+  unmatchedDisabledTools,
+} from '../../../src/config/startup-checks';
+
+const BEARER = 'b'.repeat(32);
+const refusals = (env: Record<string, string>) => startupRefusals(configFromEnv(env));
+const ok = { GITEA_TOKEN: 'gitea-token', MCP_BEARER_TOKEN: BEARER };
+
+describe('startupRefusals', () => {
+  it('accepts a bearer of 32 printable characters with a Gitea token', () => {
+    expect(refusals(ok)).toEqual([]);
+  });
+
+  it('refuses when no agent could authenticate', () => {
+    expect(refusals({ GITEA_TOKEN: 'gitea-token' })).toEqual([
+      {
+        variable: 'MCP_BEARER_TOKEN',
+        message: expect.stringMatching(/is not set and per-user OAuth is off .*openssl rand -base64 32/),
+      },
+    ]);
+  });
+
+  it('refuses a bearer shorter than 32 characters, saying how long it is and never what it is', () => {
+    const issues = refusals({ ...ok, MCP_BEARER_TOKEN: 'x' });
+    expect(issues).toEqual([
+      {
+        variable: 'MCP_BEARER_TOKEN',
+        message: expect.stringContaining('is 1 characters long; it must have at least 32'),
+      },
+    ]);
+    expect(refusals({ ...ok, MCP_BEARER_TOKEN: 'y'.repeat(31) })).toHaveLength(1);
+  });
+
+  it('refuses a bearer with spaces or non-ASCII characters (no Authorization header could match it)', () => {
+    for (const bearer of [
+      `${'a'.repeat(20)} ${'b'.repeat(20)}`,
+      `${'é'.repeat(40)}`,
+      `${'a'.repeat(20)}\t${'a'.repeat(20)}`,
+    ]) {
+      const issues = refusals({ ...ok, MCP_BEARER_TOKEN: bearer });
+      expect(issues.map((i) => i.variable)).toEqual(['MCP_BEARER_TOKEN']);
+      expect(issues[0]!.message).toContain('printable ASCII without spaces');
+      expect(issues[0]!.message).not.toContain(bearer.trim());
+    }
+  });
+
+  it('refuses a bearer without the service token it acts with', () => {
+    expect(refusals({ MCP_BEARER_TOKEN: BEARER })).toEqual([
+      { variable: 'GITEA_TOKEN', message: expect.stringContaining('the bearer acts as the service account') },
+    ]);
+  });
+
+  it('refuses OAuth without ENCRYPTION_KEY, and accepts OAuth alone as a way to authenticate', () => {
+    const oauth = { GITEA_OAUTH_CLIENT_ID: 'id', GITEA_OAUTH_CLIENT_SECRET: 'secret' };
+    expect(refusals(oauth)).toEqual([
+      { variable: 'ENCRYPTION_KEY', message: expect.stringContaining('required when per-user OAuth is on') },
+    ]);
+    expect(refusals({ ...oauth, ENCRYPTION_KEY: 'a'.repeat(64) })).toEqual([]);
+  });
+});
+
+describe('GITEA_URL', () => {
+  it('refuses a URL ending in /api/v1 and names the base URL to use', () => {
+    for (const url of [
+      'https://gitea.example.com/api/v1',
+      'https://gitea.example.com/api/v1/',
+      'http://g:3000/API/V1',
+    ]) {
+      const parsed = parseConfig({ GITEA_URL: url });
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) {
+        expect(parsed.issues).toEqual([
+          {
+            variable: 'GITEA_URL',
+            message: expect.stringMatching(/without \/api\/v1: use https?:\/\/g(itea\.example\.com|:3000)$/),
+          },
+        ]);
+      }
+    }
+    expect(parseConfig({ GITEA_URL: 'https://example.com/gitea' }).ok).toBe(true);
+  });
+
+  it('warns about http:// to a host that is not loopback, and not for loopback', () => {
+    expect(startupWarnings(configFromEnv({ GITEA_URL: 'http://gitea.example.com:3000' }))).toEqual([
+      expect.stringContaining('GITEA_URL uses http:// to gitea.example.com:3000'),
+    ]);
+    for (const url of [
+      'http://127.0.0.1:3000',
+      'http://localhost:3000',
+      'http://[::1]:3000',
+      'https://gitea.example.com',
+    ])
+      expect(startupWarnings(configFromEnv({ GITEA_URL: url }))).toEqual([]);
+  });
+});
+
+describe('DISABLED_TOOLS patterns', () => {
+  const swagger = readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8');
+  const names = [...swagger.matchAll(/"operationId"\s*:\s*"([^"]+)"/g)].map((m) => m[1] as string);
+
+  it('refuses the documented-by-mistake admin_* (tools are camelCase) and suggests admin*', () => {
+    expect(unmatchedDisabledTools(['admin_*'], names)).toEqual([
+      {
+        variable: 'DISABLED_TOOLS',
+        message: expect.stringContaining('pattern "admin_*" matches no tool (did you mean admin*?)'),
+      },
+    ]);
+  });
+
+  it('accepts names and globs that match, case-insensitively', () => {
+    expect(unmatchedDisabledTools(['repoDelete', 'admin*', 'ADMINCRONLIST', 'repo?elete'], names)).toEqual(
+      [],
+    );
+  });
+
+  it('names every pattern that matches nothing', () => {
+    expect(unmatchedDisabledTools(['repoDelete', 'nosuchTool', 'x*y'], names).map((i) => i.message)).toEqual([
+      expect.stringContaining('"nosuchTool"'),
+      expect.stringContaining('"x*y"'),
+    ]);
+  });
+
+  it('docs/configuration.md shows a pattern that matches', () => {
+    const doc = readFileSync(join(__dirname, '../../../docs/configuration.md'), 'utf8');
+    const example = /`DISABLED_TOOLS`[^\n]*\(e\.g\. ([^)]+)\)/.exec(doc)?.[1];
+    expect(example).toBeDefined();
+    const patterns = example!.split(/,\s*|\s+or\s+/).map((p) => p.trim());
+    expect(unmatchedDisabledTools(patterns, names)).toEqual([]);
+  });
+});
+
+describe('Gitea version', () => {
+  it('compares major.minor.patch numerically, ignoring build suffixes', () => {
+    expect(compareVersions('1.26.2', '1.26.10')).toBe(-1);
+    expect(compareVersions('1.27.1+dev-12-gabc', '1.27.1')).toBe(0);
+    expect(compareVersions('v1.28.0', '1.27.9')).toBe(1);
+  });
+
+  it('warns below 1.26.2 (OAuth tokens sent as Basic auth bypassed their scopes)', () => {
+    expect(giteaVersionWarnings('1.26.1', '1.27.1', 'bundled')).toEqual([
+      expect.stringContaining('older than 1.26.2'),
+    ]);
+    expect(giteaVersionWarnings('1.26.2', '1.27.1', 'bundled')).toEqual([]);
+  });
+
+  it('warns when Gitea is newer than the bundled spec, unless SPEC_SOURCE=live', () => {
+    expect(giteaVersionWarnings('1.28.0', '1.27.1', 'bundled')).toEqual([
+      expect.stringContaining('newer than the bundled API description (1.27.1)'),
+    ]);
+    expect(giteaVersionWarnings('1.28.0', '1.27.1', 'live')).toEqual([]);
+    expect(giteaVersionWarnings('unknown', '1.27.1', 'bundled')).toEqual([]);
+  });
+});
