@@ -4,7 +4,9 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-export const CORE_FORBIDDEN_IMPORTS = ['@nestjs/*', '@prisma/*', '**/generated/**', 'bullmq', 'ioredis', 'passport*', 'pino', 'prom-client', 'undici', 'pg'];
+export const CORE_FORBIDDEN_IMPORTS = ['@nestjs/*', '@prisma/*', '**/generated/**', 'bullmq', 'ioredis', 'passport*', 'pino', 'prom-client', 'undici', 'pg', '**/config/**', '**/infra/**', '**/modules/**'];
+// src/infra holds adapters: it never imports a Nest feature module (tokens live with their adapter).
+export const INFRA_FORBIDDEN_IMPORTS = ['**/modules/**'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'web/**', 'coverage/**', 'helm/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
@@ -27,6 +29,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: CORE_FORBIDDEN_IMPORTS, message: 'src/core is framework-free: inject what you need through a port.' }] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'src/core never reads process.env: take the value as a parameter.' }],
+    },
+  },
+  {
+    files: ['src/infra/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: INFRA_FORBIDDEN_IMPORTS, message: 'src/infra never imports src/modules: export your own injection token.' }] }],
     },
   },
   {

@@ -737,6 +737,7 @@ async function main(): Promise<void> {
     }
     for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
     rows.push(...(await phase('catalogue in process', async () => inProcessCatalogueRows(raw))));
+    rows.push(...(await phase('agent economy (issue 17)', () => agentEconomyRows(raw))));
 
     for (const h of helpers.splice(0)) h.kill('SIGTERM');
 
@@ -941,6 +942,38 @@ export function secretsRows(r: Record<string, unknown>): BenchRow[] {
     : '';
   rows.push(infoRow(s, `recall on the labelled corpus${label}`, 100 * Number(r.recall), '%'));
   rows.push(infoRow(s, 'false-positive rate on the labelled corpus', 100 * Number(r.falsePositiveRate), '%'));
+  const h = r.heldOut as
+    | { secrets: number; formats: number; negatives: number; recall: number; falsePositiveRate: number }
+    | undefined;
+  if (h) {
+    const what = ` (${h.secrets} secrets in ${h.formats} formats, ${h.negatives} look-alikes; not tuned on)`;
+    rows.push(checkedRow(s, `recall on the held-out corpus${what}`, 100 * h.recall, '%', '>=', 99));
+    rows.push(
+      checkedRow(s, 'false-positive rate on the held-out corpus', 100 * h.falsePositiveRate, '%', '<=', 0.5),
+    );
+  }
+  const bw = r.boundedWork as Record<string, Record<string, number>> | undefined;
+  if (bw) {
+    for (const [key, label] of [
+      ['idle', 'no load (same run, reference)'],
+      ['rawFile30MiB', 'repoGetRawFile of a 30 MiB file, 2 at a time'],
+      ['archive24MiB', 'repoGetArchive of a zip with 24 MiB of members, 2 at a time'],
+    ] as const) {
+      const f = bw[key];
+      if (!f) continue;
+      if (key !== 'idle')
+        rows.push(checkedRow(s, `event-loop delay max during ${label}`, f.loopDelayMaxMs!, 'ms', '<=', 50));
+      rows.push(
+        infoRow(
+          s,
+          `/healthz p99 during ${label}`,
+          f.healthP99Ms!,
+          'ms',
+          `p50 ${f.healthP50Ms} ms, max ${f.healthMaxMs} ms, ${f.healthChecks} checks, ${f.calls} calls; event-loop delay p99 ${f.loopDelayP99Ms} ms, max ${f.loopDelayMaxMs} ms`,
+        ),
+      );
+    }
+  }
   const t = r.throughput as {
     json1MB?: Throughput;
     json10MB?: Throughput;
@@ -1153,6 +1186,58 @@ function inProcessCatalogueRows(raw: Record<string, unknown>): BenchRow[] {
   } catch (err) {
     rows.push(unavailableRow(section, 'in-process catalogue', `failed: ${errText(err)}`));
   }
+  return rows;
+}
+
+/**
+ * Issue 17: tokens an agent reads before and after fields / cursor / table / text pages, and the
+ * discovery search's top-1 / top-3 on the tuning set and on the held-out set, reported separately.
+ */
+async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[]> {
+  const section = 'agent economy';
+  const mod = loadOptional('discovery/agent-economy-bench');
+  if (!mod) return [unavailableRow(section, 'agent economy bench', 'not built')];
+  type Scenario = { task: string; before: number; after: number; note: string };
+  type Figures = { total: number; top1: number; top3: number };
+  const result = (await (mod.runAgentEconomyBench as () => Promise<unknown>)()) as {
+    tokenizer: string;
+    scenarios: Scenario[];
+    search: { tuning: Figures; heldout: Figures };
+  };
+  raw.agentEconomy = result;
+  const rows: BenchRow[] = [];
+  for (const s of result.scenarios) {
+    rows.push(infoRow(section, `${s.task}: tokens before`, s.before, 'tokens'));
+    rows.push(infoRow(section, `${s.task}: tokens after`, s.after, 'tokens', s.note));
+  }
+  const { tuning, heldout } = result.search;
+  rows.push(
+    infoRow(section, `discovery search top-1, tuning set (${tuning.total} tasks)`, tuning.top1 * 100, '%'),
+    infoRow(section, `discovery search top-3, tuning set (${tuning.total} tasks)`, tuning.top3 * 100, '%'),
+  );
+  if (heldout.total) {
+    rows.push(
+      checkedRow(
+        section,
+        `discovery search top-1, held-out set (${heldout.total} tasks)`,
+        heldout.top1 * 100,
+        '%',
+        '>=',
+        70,
+      ),
+      checkedRow(
+        section,
+        `discovery search top-3, held-out set (${heldout.total} tasks)`,
+        heldout.top3 * 100,
+        '%',
+        '>=',
+        90,
+      ),
+    );
+  } else
+    rows.push(
+      unavailableRow(section, 'discovery search, held-out set', 'no bench/discovery/heldout/tasks.json'),
+    );
   return rows;
 }
 

@@ -59,7 +59,9 @@ function jwt(rng: Rng): string {
   return `${header}.${payload}.${pick(rng, URLSAFE, 43)}`;
 }
 
-export const SECRET_FORMATS: SecretFormat[] = [
+import { FAMILY_NEGATIVE_FORMATS, FAMILY_SECRET_FORMATS } from './corpus-families';
+
+const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
     name: 'aws-access-key-id',
     make: (r) => env('AWS_ACCESS_KEY_ID', j('AK', 'IA', pick(r, UPPER + DIGITS, 16))),
@@ -382,8 +384,10 @@ export const SECRET_FORMATS: SecretFormat[] = [
   },
 ];
 
+export const SECRET_FORMATS: SecretFormat[] = [...BASE_SECRET_FORMATS, ...FAMILY_SECRET_FORMATS];
+
 /** Hard negatives: things agents need intact. Each returns a line of text. */
-export const NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string }> = [
+const BASE_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string }> = [
   { name: 'git-sha', make: (r) => `Merge commit ${pick(r, HEX, 40)} into main` },
   { name: 'short-sha', make: (r) => `Fixed in ${pick(r, HEX, 7)} and ${pick(r, HEX, 10)}` },
   { name: 'sha256-digest', make: (r) => `${pick(r, HEX, 64)}  dist/app-linux-amd64.tar.gz` },
@@ -508,6 +512,8 @@ export const NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string 
   },
   { name: 'secret-name-field', make: () => '{"name": "DEPLOY_KEY", "created_at": "2026-10-01T10:00:00Z"}' },
 ];
+
+export const NEGATIVE_FORMATS = [...BASE_NEGATIVE_FORMATS, ...FAMILY_NEGATIVE_FORMATS];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */
 export type Payload = { kind: 'json'; value: unknown } | { kind: 'text'; value: string };

@@ -1,7 +1,9 @@
 // The typed, validated configuration every module receives (token APP_CONFIG).
 // Parsed once at boot from the environment by src/config/env.schema.ts; never read
 // process.env anywhere else. Secrets are plain strings here and must never be logged.
-export type SecretDetectionMode = 'off' | 'mask' | 'block';
+import type { SecretDetectionMode } from '../core/secrets/detection-mode';
+
+export type { SecretDetectionMode };
 export type ToolMode = 'full' | 'discovery';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -45,9 +47,14 @@ export type AppConfig = {
     maxResponseItems: number; // MAX_TOOL_RESPONSE_ITEMS
     maxResponseChars: number; // MAX_TOOL_RESPONSE_CHARS
     maxBinaryBytes: number; // MAX_BINARY_BYTES
+    hygieneFileContents?: 'flag' | 'neutralise'; // HYGIENE_FILE_CONTENTS
+    maxTextBodyBytes?: number; // MAX_TEXT_BODY_BYTES (default 4 x maxResponseChars)
   };
   secrets: {
     detectionMode: SecretDetectionMode; // SECRET_DETECTION_MODE
+    scanArchives?: 'scan' | 'withhold'; // SECRET_SCAN_ARCHIVES
+    archiveMaxBytes?: number; // SECRET_SCAN_ARCHIVE_MAX_BYTES
+    archiveMaxMembers?: number; // SECRET_SCAN_ARCHIVE_MAX_MEMBERS
     encryptionKey: string | null; // ENCRYPTION_KEY (32 bytes, base64 or hex) for grants at rest
     previousEncryptionKeys: string[]; // ENCRYPTION_KEYS_PREVIOUS: decrypt only (rotation)
   };
@@ -60,6 +67,10 @@ export type AppConfig = {
     retentionDays: number; // AUDIT_RETENTION_DAYS (0 = keep forever)
     batchSize: number; // AUDIT_BATCH_SIZE
     flushIntervalMs: number; // AUDIT_FLUSH_INTERVAL_MS: a partial batch is written after this wait
+  };
+  admin: {
+    token: string | null; // ADMIN_TOKEN: bootstrap site-admin credential of /api/admin; null = none
+    policyCacheTtlMs: number; // POLICY_CACHE_TTL_MS: longest a replica serves a cached org policy
   };
 };
 

@@ -3,7 +3,7 @@
 // list of every problem out), so start-up, tests and docs/configuration.md share the same table.
 import type { AppConfig, LogLevel, SecretDetectionMode, ToolMode } from './app-config';
 
-export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit';
+export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit' | 'admin';
 
 export type EnvVarSpec = {
   name: string;
@@ -321,11 +321,46 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     integer(0),
   ),
   v(
+    'HYGIENE_FILE_CONTENTS',
+    'tools',
+    'flag',
+    'Hidden characters (invisible, bidi, tag characters, HTML comments) in file contents and diffs: flag (count them in the envelope, bytes unchanged) or neutralise (make them visible, as in issue and PR text).',
+    oneOf(['flag', 'neutralise'] as const),
+  ),
+  v(
+    'MAX_TEXT_BODY_BYTES',
+    'tools',
+    '4 x MAX_TOOL_RESPONSE_CHARS',
+    'Largest text or JSON body read from Gitea per call; the download stops there and the result says what was cut and how to get the rest.',
+    integer(1024, 64 * 1024 * 1024),
+  ),
+  v(
     'SECRET_DETECTION_MODE',
     'secrets',
     'mask',
     'What to do with secrets found in Gitea content: off, mask (replace them) or block (refuse the result).',
     oneOf(DETECTION_MODES),
+  ),
+  v(
+    'SECRET_SCAN_ARCHIVES',
+    'secrets',
+    'scan',
+    'Archives and other containers (zip, tar, gzip) in results: scan (read every member within the budget; withhold the archive if a secret is found or a member cannot be read) or withhold (never return one).',
+    oneOf(['scan', 'withhold'] as const),
+  ),
+  v(
+    'SECRET_SCAN_ARCHIVE_MAX_BYTES',
+    'secrets',
+    '33554432',
+    'Uncompressed bytes read from the archives of one result; an archive holding more is withheld.',
+    integer(0),
+  ),
+  v(
+    'SECRET_SCAN_ARCHIVE_MAX_MEMBERS',
+    'secrets',
+    '10000',
+    'Members read from the archives of one result; an archive holding more is withheld.',
+    integer(0),
   ),
   v(
     'ENCRYPTION_KEY',
@@ -380,6 +415,21 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     '100',
     'Longest an audit record waits in memory for its batch to fill before the batch is written.',
     integer(1, 10000),
+  ),
+  v(
+    'ADMIN_TOKEN',
+    'admin',
+    null,
+    'Bootstrap site-admin bearer token for /api/admin (automation, the Helm chart); unset means there is none.',
+    text,
+    true,
+  ),
+  v(
+    'POLICY_CACHE_TTL_MS',
+    'admin',
+    '1000',
+    'Longest a replica uses a cached org policy; changes reach other replicas at once through Redis, and within this time without it.',
+    integer(0, 60_000),
   ),
 ];
 
@@ -458,9 +508,14 @@ export function parseConfig(env: Env): ParseResult {
       maxResponseItems: get('MAX_TOOL_RESPONSE_ITEMS', 100),
       maxResponseChars: get('MAX_TOOL_RESPONSE_CHARS', 100_000),
       maxBinaryBytes: get('MAX_BINARY_BYTES', 1_048_576),
+      hygieneFileContents: get<'flag' | 'neutralise'>('HYGIENE_FILE_CONTENTS', 'flag'),
+      maxTextBodyBytes: get('MAX_TEXT_BODY_BYTES', 4 * get('MAX_TOOL_RESPONSE_CHARS', 100_000)),
     },
     secrets: {
       detectionMode: get<SecretDetectionMode>('SECRET_DETECTION_MODE', 'mask'),
+      scanArchives: get<'scan' | 'withhold'>('SECRET_SCAN_ARCHIVES', 'scan'),
+      archiveMaxBytes: get('SECRET_SCAN_ARCHIVE_MAX_BYTES', 33_554_432),
+      archiveMaxMembers: get('SECRET_SCAN_ARCHIVE_MAX_MEMBERS', 10_000),
       encryptionKey: get<string | null>('ENCRYPTION_KEY', null),
       previousEncryptionKeys: get<string[]>('ENCRYPTION_KEYS_PREVIOUS', []),
     },
@@ -473,6 +528,10 @@ export function parseConfig(env: Env): ParseResult {
       retentionDays: get('AUDIT_RETENTION_DAYS', 90),
       batchSize: get('AUDIT_BATCH_SIZE', 100),
       flushIntervalMs: get('AUDIT_FLUSH_INTERVAL_MS', 100),
+    },
+    admin: {
+      token: get<string | null>('ADMIN_TOKEN', null),
+      policyCacheTtlMs: get('POLICY_CACHE_TTL_MS', 1000),
     },
   };
   return { ok: true, config };

@@ -1,7 +1,7 @@
 // Contracts between the framework-free core and the world around it. The core never imports
 // NestJS, Prisma, BullMQ, undici or process.env: adapters in src/infra implement these ports
 // and NestJS modules in src/modules wire them together.
-import type { SecretDetectionMode } from '../config/app-config';
+import type { SecretDetectionMode } from './secrets/detection-mode';
 
 export type IdentityMode = 'oauth' | 'token';
 
@@ -39,6 +39,11 @@ export type GiteaResponse = {
   /** Lower-cased header names. */
   headers: Record<string, string>;
   body: Uint8Array;
+  /**
+   * Set when the transport stopped reading a text or JSON body at `maxTextBytes`: `body` holds the
+   * first `receivedBytes`, `totalBytes` is the declared length (Content-Length) when Gitea sent one.
+   */
+  cut?: { receivedBytes: number; totalBytes: number | null };
 };
 
 export type TransportErrorKind = 'timeout' | 'network_error' | 'payload_too_large';
@@ -60,7 +65,13 @@ export interface GiteaTransport {
     request: GiteaRequest,
     identity: CallIdentity,
     /** `signal`: the call was abandoned (deadline); the request is cancelled with a timeout error. */
-    options: { timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal },
+    options: {
+      timeoutMs: number;
+      maxBodyBytes: number;
+      signal?: AbortSignal;
+      /** Text and JSON bodies: stop reading here and return what came, with `cut` set. */
+      maxTextBytes?: number;
+    },
   ): Promise<GiteaResponse>;
 }
 
@@ -69,6 +80,14 @@ export type EffectivePolicy = {
   org: string | null;
   disabledTools: string[];
   detectionMode: SecretDetectionMode;
+  /** Org policies (src/core/policy/org-policy.ts) fill these; older providers leave them out. */
+  detectionModeSource?: 'global' | 'org';
+  readOnly?: boolean;
+  allowedRepos?: string[] | null;
+  quotas?: { toolCallsPerMinute: number | null; writeCallsPerHour: number | null };
+  /** The org's own part of disabledTools (the rest is the global floor). */
+  orgDisabledTools?: string[];
+  version?: number;
 };
 
 export interface PolicyProvider {

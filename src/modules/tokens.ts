@@ -4,9 +4,12 @@ export const GITEA_TRANSPORT = Symbol('GITEA_TRANSPORT'); // core GiteaTransport
 export const POLICY_PROVIDER = Symbol('POLICY_PROVIDER'); // core PolicyProvider
 export const AUDIT_SINK = Symbol('AUDIT_SINK'); // core AuditSink (src/modules/audit)
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY'); // prom-client Registry (src/modules/metrics)
-export const LOGGER = Symbol('LOGGER'); // pino Logger (src/infra/logging)
-export const PRISMA = Symbol('PRISMA'); // connected PrismaClient (src/infra/database)
-export const JOB_QUEUE = Symbol('JOB_QUEUE'); // JobQueue (src/infra/queue): BullMQ or in-process
+// Adapters own their tokens (infra never imports modules); re-exported here for the modules.
+export { LOGGER } from '../infra/logging/logging.tokens'; // pino Logger
+export { PRISMA } from '../infra/database/database.tokens'; // connected PrismaClient
+export { JOB_QUEUE } from '../infra/queue/queue.tokens'; // JobQueue: BullMQ or in-process
 export const GITEA_SIGN_IN = Symbol('GITEA_SIGN_IN'); // core/oauth/gitea-seam GiteaSignIn (src/modules/gitea-oauth)
 export const GITEA_GRANT_STORE = Symbol('GITEA_GRANT_STORE'); // core/oauth/gitea-seam GiteaGrantStore (src/modules/gitea-oauth)
 export const MCP_GRANT_REVOKER = Symbol('MCP_GRANT_REVOKER'); // core/oauth/gitea-seam McpGrantRevoker (the MCP authorization server)
+export const POLICY_SOURCE = Symbol('POLICY_SOURCE'); // PolicyCache over stored org policies (src/modules/policy)
+export const QUOTA_COUNTER = Symbol('QUOTA_COUNTER'); // core QuotaCounter: Redis or memory (src/modules/policy)

@@ -79,7 +79,7 @@ function crc32(buf: Buffer): number {
   return ~c >>> 0;
 }
 
-/** A stored (uncompressed) zip archive: enough for clients that unpack or hash it. */
+/** A deflated zip archive, as `git archive --format=zip` writes it (stored when deflate does not help). */
 export function zip(prefix: string, tree: Map<string, Buffer>): Buffer {
   const local: Buffer[] = [];
   const central: Buffer[] = [];
@@ -87,25 +87,30 @@ export function zip(prefix: string, tree: Map<string, Buffer>): Buffer {
   for (const [path, data] of [...tree.entries()].sort()) {
     const name = Buffer.from(`${prefix}/${path}`);
     const crc = crc32(data);
+    const deflated = zlib.deflateRawSync(data);
+    const method = deflated.length < data.length ? 8 : 0;
+    const stored = method === 8 ? deflated : data;
     const lh = Buffer.alloc(30);
     lh.writeUInt32LE(0x04034b50, 0);
     lh.writeUInt16LE(20, 4);
+    lh.writeUInt16LE(method, 8);
     lh.writeUInt32LE(crc, 14);
-    lh.writeUInt32LE(data.length, 18);
+    lh.writeUInt32LE(stored.length, 18);
     lh.writeUInt32LE(data.length, 22);
     lh.writeUInt16LE(name.length, 26);
     const ch = Buffer.alloc(46);
     ch.writeUInt32LE(0x02014b50, 0);
     ch.writeUInt16LE(20, 4);
     ch.writeUInt16LE(20, 6);
+    ch.writeUInt16LE(method, 10);
     ch.writeUInt32LE(crc, 16);
-    ch.writeUInt32LE(data.length, 20);
+    ch.writeUInt32LE(stored.length, 20);
     ch.writeUInt32LE(data.length, 24);
     ch.writeUInt16LE(name.length, 28);
     ch.writeUInt32LE(offset, 42);
-    local.push(lh, name, data);
+    local.push(lh, name, stored);
     central.push(ch, name);
-    offset += lh.length + name.length + data.length;
+    offset += lh.length + name.length + stored.length;
   }
   const cd = Buffer.concat(central);
   const end = Buffer.alloc(22);

@@ -13,7 +13,7 @@ import { handlers } from './handlers';
 
 export type { FaultRule } from './faults';
 export type { SimState } from './state';
-export { secretFileContent } from './seed';
+export { secretFileContent, leakFileText, leakFiles, HUGE_FILE_BYTES } from './seed';
 
 export const GITEA_VERSION = '1.27.1';
 

@@ -84,8 +84,63 @@ export function seed(state: SimState, name: SeedName): SeededTokens {
     bob: addToken(state, bob, 'seed-bob', ['all']).token,
     readOnly: addToken(state, alice, 'seed-alice-read', ALL_READ).token,
   };
-  if (name !== 'empty') seedWorld(state, alice, bob);
+  if (name !== 'empty') {
+    seedWorld(state, alice, bob);
+    seedLeaks(state, alice, tokens.admin);
+  }
   return tokens;
+}
+
+/**
+ * The secrets file of issue 12 in the encodings the service must see through: a GITEA_TOKEN (the
+ * admin token, which is what a deployment's service token usually is) and a provider key (a GitHub
+ * token), with one non-ASCII character so the Latin-1 form is not valid UTF-8.
+ */
+export function leakFileText(serviceToken: string): string {
+  const gh = ['gh', 'p_', filler('leak-gh', 36, ALNUM)].join('');
+  return [
+    '# Configuración de producción',
+    `GITEA_TOKEN=${serviceToken}`,
+    `GITHUB_TOKEN=${gh}`,
+    'REGION=eu-west-1',
+    '',
+  ].join('\n');
+}
+
+/** The same text as bytes in each encoding of acme/leaks (file name -> bytes). */
+export function leakFiles(serviceToken: string): Map<string, Buffer> {
+  const text = leakFileText(serviceToken);
+  const le = Buffer.from(text, 'utf16le');
+  const be = Buffer.from(le);
+  for (let i = 0; i + 1 < be.length; i += 2) [be[i], be[i + 1]] = [le[i + 1]!, le[i]!];
+  return new Map([
+    ['latin1.env', Buffer.from(text, 'latin1')],
+    ['nul.env', Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])])],
+    ['utf16le.env', Buffer.concat([Buffer.from([0xff, 0xfe]), le])],
+    ['utf16be.env', Buffer.concat([Buffer.from([0xfe, 0xff]), be])],
+    ['utf16le-nobom.env', le],
+  ]);
+}
+
+/** Size of acme/huge's big.log: a text file far larger than any response bound. */
+export const HUGE_FILE_BYTES = 30 * 1024 * 1024;
+
+function seedLeaks(state: SimState, alice: User, serviceToken: string): void {
+  const acme = state.users.find((u) => u.login === 'acme')!;
+  const leaks = addRepo(state, acme, 'leaks', { description: 'Secrets in every encoding (issue 12)' });
+  commitFiles(
+    state,
+    leaks,
+    'main',
+    alice,
+    'Add the settings in every encoding',
+    [...leakFiles(serviceToken)].map(([path, content]) => ({ path, content })),
+  );
+  const huge = addRepo(state, acme, 'huge', { description: 'A 30 MiB log file' });
+  const line = Buffer.from('2026-11-30T10:00:00Z INFO worker processed job in 12 ms, queue depth 3\n');
+  const big = Buffer.alloc(HUGE_FILE_BYTES);
+  big.fill(line);
+  commitFiles(state, huge, 'main', alice, 'Add a big log', [{ path: 'big.log', content: big }]);
 }
 
 function seedWorld(state: SimState, alice: User, bob: User): void {

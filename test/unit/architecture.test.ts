@@ -2,11 +2,40 @@
 // undici or pg import and no process.env read. Checked on the sources here and required of
 // the ESLint configuration too, so switching the lint rule off fails this test.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = join(__dirname, '../..');
 const CORE = join(ROOT, 'src/core');
+const INFRA = join(ROOT, 'src/infra');
+const MODULES = join(ROOT, 'src/modules');
+
+/** The project files a source reaches through relative imports, as absolute paths (no extension). */
+function relativeTargets(file: string, specifiers: string[]): string[] {
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s));
+}
+
+/** Rule: a core file imports nothing outside src/core. */
+function coreEscapes(file: string, source: string): string[] {
+  return relativeTargets(file, scan(source, file).specifiers)
+    .filter((target) => !target.startsWith(CORE + '/'))
+    .map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`);
+}
+
+/** Rule: an infra file never imports src/modules. */
+function infraIntoModules(file: string, source: string): string[] {
+  return relativeTargets(file, scan(source, file).specifiers)
+    .filter((target) => target === MODULES || target.startsWith(MODULES + '/'))
+    .map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`);
+}
+
+/** Rule: nobody switches the boundary rules off in a file (eslint-disable of them). */
+function boundaryDisabled(source: string): boolean {
+  return (
+    /eslint-disable[^\n]*no-restricted-(imports|properties)/.test(source) ||
+    /eslint-disable(-next-line|-line)?\s*(\*\/|\n|$)/.test(source)
+  );
+}
 const FORBIDDEN = [
   /^@nestjs\//,
   /^@prisma\//,
@@ -122,6 +151,55 @@ describe('architecture: the framework-free core', () => {
     expect(coreBlock![1]).toMatch(/'no-restricted-imports':\s*\[\s*'error'[\s\S]*CORE_FORBIDDEN_IMPORTS/);
     expect(coreBlock![1]).toMatch(
       /'no-restricted-properties':\s*\[\s*'error'[\s\S]*object:\s*'process',\s*property:\s*'env'/,
+    );
+  });
+});
+
+describe('architecture: clean edges (issue 11)', () => {
+  const core = files(CORE).filter((f) => !f.endsWith('.spec.ts'));
+  const infra = files(INFRA);
+
+  it('core imports nothing outside src/core (src/config included)', () => {
+    expect(core.flatMap((f) => coreEscapes(f, readFileSync(f, 'utf8')))).toEqual([]);
+    expect(files(CORE).flatMap((f) => coreEscapes(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('infra never imports modules (each adapter exports its own injection token)', () => {
+    expect(infra.flatMap((f) => infraIntoModules(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('no file in src/core or src/infra switches the boundary rules off', () => {
+    const offenders = [...files(CORE), ...infra].filter((f) => boundaryDisabled(readFileSync(f, 'utf8')));
+    expect(offenders.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  it('fails on a planted violation of each rule', () => {
+    const coreFile = join(CORE, 'executor/planted.ts');
+    expect(coreEscapes(coreFile, "import type { AppConfig } from '../../config/app-config';")).toEqual([
+      'src/core/executor/planted.ts imports src/config/app-config',
+    ]);
+    expect(coreEscapes(coreFile, "import { x } from '../catalogue/tool-catalogue';")).toEqual([]);
+    const infraFile = join(INFRA, 'queue/planted.ts');
+    expect(infraIntoModules(infraFile, "import { LOGGER } from '../../modules/tokens';")).toEqual([
+      'src/infra/queue/planted.ts imports src/modules/tokens',
+    ]);
+    expect(infraIntoModules(infraFile, "import { LOGGER } from '../logging/logging.tokens';")).toEqual([]);
+    expect(boundaryDisabled("// eslint-disable-next-line no-restricted-imports\nimport pg from 'pg';")).toBe(
+      true,
+    );
+    expect(boundaryDisabled('/* eslint-disable */')).toBe(true);
+    expect(boundaryDisabled('// eslint-disable-next-line no-control-regex -- why')).toBe(false);
+  });
+
+  it('is also enforced by eslint.config.mjs (core: config, infra, modules; infra: modules)', () => {
+    const config = readFileSync(join(ROOT, 'eslint.config.mjs'), 'utf8');
+    const core = /CORE_FORBIDDEN_IMPORTS\s*=\s*\[([^\]]*)\]/.exec(config);
+    for (const entry of ['**/config/**', '**/infra/**', '**/modules/**'])
+      expect(core![1]).toContain(`'${entry}'`);
+    const infraList = /INFRA_FORBIDDEN_IMPORTS\s*=\s*\[([^\]]*)\]/.exec(config);
+    expect(infraList![1]).toContain("'**/modules/**'");
+    expect(config).toMatch(
+      /files:\s*\['src\/infra\/\*\*\/\*\.ts'\][\s\S]*?'no-restricted-imports':\s*\['error'[\s\S]*?INFRA_FORBIDDEN_IMPORTS/,
     );
   });
 });

@@ -1,6 +1,6 @@
 // Figures for `npm run bench`: what tools/list costs an agent in each mode, and how well
 // discovery search finds the right tool for tasks worded the way agents word them.
-import type { AppConfig } from '../../config/app-config';
+import type { ToolSettings } from '../executor/tool-settings';
 import { globalRefusal } from './tool-filter';
 import { CatalogueSearch, measureSearchAccuracy, type DiscoveryTask } from './discovery-search';
 import { discoveryToolDefinitions } from './discovery-tools';
@@ -15,7 +15,7 @@ const tokens = (bytes: number) => Math.round(bytes / 4);
 
 export function toolListSizes(
   spec: SwaggerSpec = loadBundledSpec(),
-  tools: Pick<AppConfig['tools'], 'disabledTools' | 'toolsets' | 'readOnly' | 'maxBinaryBytes'> = {
+  tools: Pick<ToolSettings, 'disabledTools' | 'toolsets' | 'readOnly' | 'maxBinaryBytes'> = {
     disabledTools: [],
     toolsets: [],
     readOnly: false,

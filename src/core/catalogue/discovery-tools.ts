@@ -5,6 +5,15 @@ export const SEARCH_TOOL_NAME = 'gitea_search_tools';
 export const DESCRIBE_TOOL_NAME = 'gitea_describe_tool';
 export const CALL_TOOL_NAME = 'gitea_call_tool';
 
+// Policy applies per call; with the org an agent will act in, search flags and describe explains
+// what that org's policy refuses (issue 14).
+const ORG_PROPERTY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'the organization you will act in: tools its policy disables are flagged',
+} as const;
+
 export function discoveryToolDefinitions(): McpToolDefinition[] {
   return [
     {
@@ -17,6 +26,7 @@ export function discoveryToolDefinitions(): McpToolDefinition[] {
         properties: {
           query: { type: 'string', minLength: 1, maxLength: 500, description: 'the task in your own words' },
           limit: { type: 'integer', minimum: 1, maximum: 25, default: 8 },
+          org: ORG_PROPERTY,
         },
         required: ['query'],
         additionalProperties: false,
@@ -29,7 +39,7 @@ export function discoveryToolDefinitions(): McpToolDefinition[] {
       description: 'Full description and input JSON schema of one Gitea tool found with gitea_search_tools.',
       inputSchema: {
         type: 'object',
-        properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
+        properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, org: ORG_PROPERTY },
         required: ['name'],
         additionalProperties: false,
       },

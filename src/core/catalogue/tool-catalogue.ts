@@ -99,6 +99,7 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
           return (spec.definitions?.[s.$ref.split('/').pop() ?? '']?.type ?? '') === 'array';
         return false;
       });
+      if (BYTE_RANGE_OPERATIONS.has(op.operationId)) properties[BYTE_RANGE_ARG] = byteRangeSchema();
       const inputSchema: JsonObject = { type: 'object', properties, additionalProperties: false };
       if (required.length) inputSchema.required = required;
       const summary = (op.summary ?? '').trim();
@@ -214,5 +215,28 @@ export function rawToolDefinition(): McpToolDefinition {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  };
+}
+
+/**
+ * Operations that serve a file or a diff as it is: Gitea answers HTTP Range requests on them, so
+ * a body cut at MAX_TEXT_BODY_BYTES can be read on in slices (issue 12). The argument is ours, not
+ * the swagger's: it becomes a `Range: bytes=...` header.
+ */
+export const BYTE_RANGE_OPERATIONS: ReadonlySet<string> = new Set([
+  'repoGetRawFile',
+  'repoGetRawFileOrLFS',
+  'repoDownloadCommitDiffOrPatch',
+  'repoDownloadPullDiffOrPatch',
+]);
+export const BYTE_RANGE_ARG = 'byte_range';
+
+function byteRangeSchema(): JsonObject {
+  return {
+    type: 'string',
+    pattern: '^[0-9]{1,15}-[0-9]{0,15}$',
+    examples: ['400000-799999'],
+    description:
+      'Only these bytes of the file, "start-end" (0-based, end included, "start-" reads to the end), sent as an HTTP Range header. For files larger than the service reads in one call (the result says so in body_cut).',
   };
 }

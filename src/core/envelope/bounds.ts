@@ -75,7 +75,15 @@ function pagingHint(envelope: Envelope, kept: number | null): string {
   return 'The result was cut to fit the response limits. Ask for a narrower result (a filter, a smaller page with limit, or a specific item).';
 }
 
-export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: string; truncated: boolean } {
+export function applyBounds(
+  envelope: Envelope,
+  limits: BoundsLimits,
+): {
+  text: string;
+  truncated: boolean;
+  /** Items of a top-level list that the result still holds (null when the data is not a list). */
+  keptItems: number | null;
+} {
   const items: NonNullable<Truncation['items']> = [];
   const data = trimItems(envelope.data, limits.maxItems, items);
   let result: Envelope = { ...envelope, data };
@@ -87,7 +95,12 @@ export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: s
     };
   }
   let text = JSON.stringify(result);
-  if (text.length <= limits.maxChars) return { text, truncated: items.length > 0 };
+  if (text.length <= limits.maxChars)
+    return {
+      text,
+      truncated: items.length > 0,
+      keptItems: Array.isArray(result.data) ? (result.data as unknown[]).length : null,
+    };
 
   const originalChars = text.length;
   const note = (extra: Partial<NonNullable<Truncation['chars']>>, kept: number | null): Truncation => ({
@@ -111,7 +124,7 @@ export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: s
       if (render(mid).length <= limits.maxChars) lo = mid;
       else hi = mid - 1;
     }
-    if (lo > 0) return { text: render(lo), truncated: true };
+    if (lo > 0) return { text: render(lo), truncated: true, keptItems: lo };
   }
   // Otherwise: the data's JSON text, cut to what fits, as a string (the result stays valid JSON).
   const dataText = typeof result.data === 'string' ? result.data : (JSON.stringify(result.data) ?? '');
@@ -131,5 +144,5 @@ export function applyBounds(envelope: Envelope, limits: BoundsLimits): { text: s
     else hi = mid - 1;
   }
   text = renderText(lo);
-  return { text, truncated: true };
+  return { text, truncated: true, keptItems: Array.isArray(result.data) ? 0 : null };
 }

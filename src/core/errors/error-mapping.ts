@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'invalid_arguments'
   | 'tool_disabled'
   | 'read_only'
+  | 'repo_not_allowed'
   | 'payload_too_large'
   | 'secret_blocked'
   | 'auth_required'

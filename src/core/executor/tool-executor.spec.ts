@@ -6,7 +6,7 @@ import {
   type GiteaResponse,
   type GiteaTransport,
 } from '../ports';
-import type { AppConfig } from '../../config/app-config';
+import type { ToolSettings } from './tool-settings';
 import { loadBundledSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import { GlobalPolicyProvider } from '../policy/global-policy';
@@ -28,7 +28,7 @@ type Reply = Partial<GiteaResponse> & { json?: unknown; text?: string };
 
 function setup(
   opts: {
-    tools?: Partial<AppConfig['tools']>;
+    tools?: Partial<ToolSettings>;
     reply?: (req: GiteaRequest) => Reply | Promise<Reply>;
     orgDisabled?: Record<string, string[]>;
     scrubber?: ResultScrubber;
@@ -117,7 +117,14 @@ describe('ToolExecutor', () => {
     ]);
     expect(r.json.identity).toEqual({ login: 'alice', mode: 'oauth', sudo: null });
     expect(r.json.request).toEqual({ method: 'GET', path: '/repos/o/r/issues' });
-    expect(r.json.pagination).toEqual({ page: 2, limit: 2, total_count: 120, next_page: 3, last_page: 60 });
+    expect(r.json.pagination).toEqual({
+      page: 2,
+      limit: 2,
+      total_count: 120,
+      next_page: 3,
+      last_page: 60,
+      next_cursor: expect.stringMatching(/^[\w-]+\.[\w-]+$/),
+    });
     expect(r.json.untrusted_content).toMatch(/untrusted/);
     expect(t.sent[0]!.query).toEqual([
       ['labels', 'bug'],
@@ -494,7 +501,13 @@ describe('ToolExecutor', () => {
     const s = await t.call('gitea_search_tools', { query: 'which user am I' });
     expect(s.json.results.slice(0, 3).map((h: { name: string }) => h.name)).toContain('userGetCurrent');
     const removed = await t.call('gitea_search_tools', { query: 'remove that branch' });
-    expect(removed.json.results.map((h: { name: string }) => h.name)).not.toContain('repoDeleteBranch');
+    // A globally disabled tool is still found, flagged with the reason (issue 17).
+    const flagged = removed.json.results.find((h: { name: string }) => h.name === 'repoDeleteBranch');
+    expect(flagged.disabled).toMatchObject({ kind: 'tool_disabled' });
+    expect(flagged.disabled.reason).toContain('repoDeleteBranch');
+    expect(
+      removed.json.results.find((h: { name: string }) => h.name !== 'repoDeleteBranch').disabled,
+    ).toBeUndefined();
     const d = await t.call('gitea_describe_tool', { name: 'userGetCurrent' });
     expect(d.json).toMatchObject({ name: 'userGetCurrent', method: 'GET', path: '/user' });
     const c = await t.call('gitea_call_tool', { name: 'userGetCurrent', arguments: {} });
@@ -504,15 +517,23 @@ describe('ToolExecutor', () => {
       arguments: { owner: 'o', repo: 'r', branch: 'b' },
     });
     expect(refused.json.error.kind).toBe('tool_disabled');
-    await expect(t.service.callTool('gitea_call_tool', { name: 'nope' }, identity)).rejects.toBeInstanceOf(
-      UnknownToolError,
-    );
+    // An unknown name through the call tool is an error result with describe's hint (issue 17).
+    const unknown = await t.call('gitea_call_tool', { name: 'repoCreateIssue' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.json.error.kind).toBe('invalid_arguments');
+    expect(unknown.json.error.message).toContain('use gitea_search_tools');
+    expect(unknown.json.error.details.suggestions).toContain('issueCreateIssue');
+    const described = await t.call('gitea_describe_tool', { name: 'repoCreateIssue' });
+    expect(described.json.error.message.split(';')[0]).toBe(unknown.json.error.message.split(';')[0]);
+    await expect(t.service.callTool('nope', {}, identity)).rejects.toBeInstanceOf(UnknownToolError);
     expect(t.audits.map((a) => a.tool)).toEqual([
       'gitea_search_tools',
       'gitea_search_tools',
       'gitea_describe_tool',
       'userGetCurrent',
       'repoDeleteBranch',
+      'repoCreateIssue',
+      'gitea_describe_tool',
       'nope',
     ]);
   });

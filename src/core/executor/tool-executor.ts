@@ -4,14 +4,18 @@ import type { CallIdentity, EffectivePolicy, GiteaRequest, GiteaResponse } from 
 import { TransportError } from '../ports';
 import type { SwaggerSpec } from '../catalogue/swagger-types';
 import {
+  BYTE_RANGE_ARG,
+  BYTE_RANGE_OPERATIONS,
   buildCatalogue,
   RAW_TOOL_NAME,
   rawToolDefinition,
   type CatalogueOperation,
   type ToolCatalogue,
 } from '../catalogue/tool-catalogue';
-import { globalRefusal, operationSubject } from '../catalogue/tool-filter';
-import { decideGlobal, decideToolCall, type PolicySubject } from '../policy/call-policy';
+import { globalRefusal } from '../catalogue/tool-filter';
+import { decideGlobal, type PolicySubject } from '../policy/call-policy';
+import { decideCall, type CallDecision } from '../policy/org-policy';
+import { takeQuotas } from '../policy/quota';
 import { CatalogueSearch } from '../catalogue/discovery-search';
 import { RouteMatcher } from '../catalogue/route-matcher';
 import {
@@ -24,8 +28,17 @@ import { ArgumentValidator } from '../validation/argument-validator';
 import { buildRequest, queryPairs, RequestBuildError } from '../request/request-builder';
 import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
-import { BinaryTooLargeError, buildEnvelope, decodeBody } from '../envelope/envelope';
+import { BinaryTooLargeError, buildEnvelope, decodeBody, type Envelope } from '../envelope/envelope';
 import { applyBounds } from '../envelope/bounds';
+import { CursorCodec, CursorError, cursorSubject, type CursorState } from '../envelope/cursor';
+import {
+  RESULT_OPTIONS_HELP,
+  ResultOptionError,
+  takeResultOptions,
+  type ResultOptions,
+} from '../envelope/result-options';
+import { shapeResult } from '../envelope/result-shaping';
+import { discoveryInstructions, exampleCall, unknownToolHint } from '../catalogue/discovery-meta';
 import { redactArguments } from '../secrets';
 import {
   errorBody,
@@ -63,6 +76,8 @@ class CallFailure extends Error {
     message: string,
     readonly status: number | null = null,
     readonly details?: unknown,
+    /** Answer at the HTTP level (org quotas: 429 with Retry-After). */
+    readonly http?: Refusal['http'],
   ) {
     super(message);
   }
@@ -108,6 +123,7 @@ export class ToolExecutor implements ToolService {
   private readonly validator = new ArgumentValidator();
   private readonly rawTool = rawToolDefinition();
   private readonly metaTools = discoveryToolDefinitions();
+  private readonly cursors: CursorCodec;
   private readonly exit: CallExit;
 
   constructor(
@@ -124,6 +140,12 @@ export class ToolExecutor implements ToolService {
       ...(deps.newEventId ? { newEventId: deps.newEventId } : {}),
       ...(deps.warn ? { warn: deps.warn } : {}),
     });
+    this.cursors = new CursorCodec(options.cursorSecret ?? null, () => deps.clock.now());
+  }
+
+  /** The server's `instructions`: how to use the discovery tools and the result options. */
+  instructions(): string {
+    return discoveryInstructions(this.options.tools.mode === 'discovery');
   }
 
   /** Operations the global configuration lets through (listed, searchable). */
@@ -172,7 +194,8 @@ export class ToolExecutor implements ToolService {
           message: error.message,
         });
       }
-      return this.failed(ctx, identity, started, toFailure(error));
+      const failure = toFailure(error);
+      return this.failed(ctx, identity, started, failure, failure.http);
     }
   }
 
@@ -324,10 +347,11 @@ export class ToolExecutor implements ToolService {
       const check = this.validator.validate(name, meta.inputSchema, args);
       if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
       const a = args as Record<string, unknown>;
+      const org = typeof a.org === 'string' ? a.org : null;
       const data =
         name === SEARCH_TOOL_NAME
-          ? this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8)
-          : this.describeTool(String(a.name));
+          ? await this.searchTools(String(a.query), typeof a.limit === 'number' ? a.limit : 8, org)
+          : await this.describeTool(String(a.name), org);
       return { text: JSON.stringify(data), isError: false, kind: null, counts: none };
     }
     if (name === CALL_TOOL_NAME) {
@@ -341,11 +365,21 @@ export class ToolExecutor implements ToolService {
         inner.name === DESCRIBE_TOOL_NAME
       )
         throw new CallFailure('invalid_arguments', `${CALL_TOOL_NAME} calls Gitea tools, not the meta-tools`);
+      if (inner.name !== RAW_TOOL_NAME && !this.catalogue.byName.has(inner.name)) {
+        ctx.tool = inner.name;
+        // An error result with the describe tool's hint, not a protocol error (issue 17).
+        const hint = unknownToolHint(inner.name, this.search);
+        throw new CallFailure('invalid_arguments', hint.message, null, { suggestions: hint.suggestions });
+      }
       // Same path as a direct call: the audit record names the inner tool.
       ctx.tool = inner.name;
       ctx.args = inner.arguments ?? {};
       return this.run(inner.name, inner.arguments ?? {}, identity, ctx, signal);
     }
+    if (name !== RAW_TOOL_NAME && !this.catalogue.byName.has(name)) throw new UnknownToolError(name);
+    const shaping = this.resultOptions(name, args, identity);
+    args = shaping.args;
+    ctx.args = args;
     let op: CatalogueOperation;
     let callArgs: Record<string, unknown>;
     let request: GiteaRequest | null = null;
@@ -365,15 +399,15 @@ export class ToolExecutor implements ToolService {
     }
     this.bind(op, callArgs, ctx);
 
-    // Policy (core/policy): the global floor, then the org's own rules.
-    const floor = decideGlobal(operationSubject(op), this.options.tools);
-    if (!floor.allowed) throw new CallFailure(floor.kind, floor.message);
+    // Policy (src/core/policy/org-policy.ts): the global floor, then the org's own rules.
     const policy: EffectivePolicy = await this.deps.policy.forOrg(ctx.org);
-    const decision = decideToolCall(operationSubject(op), {
-      global: this.options.tools,
-      org: { org: policy.org, disabledTools: policy.disabledTools },
-    });
-    if (!decision.allowed) throw new CallFailure(decision.kind, decision.message);
+    const decision = decideCall(op, { org: ctx.org, repo: ctx.repo }, this.floor(), policy);
+    if (!decision.allowed) {
+      throw new CallFailure(decision.kind, decision.message, null, {
+        org: decision.org,
+        rule: decision.rule,
+      });
+    }
     (ctx as CallContext & { mode?: string }).mode = policy.detectionMode;
 
     if (!request) {
@@ -401,26 +435,97 @@ export class ToolExecutor implements ToolService {
       );
     }
 
+    await this.takeQuotas(decision, identity);
+
     const response = await this.deps.transport.send(request, identity, {
       timeoutMs: this.options.timeoutMs,
       maxBodyBytes:
         this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
       ...(signal ? { signal } : {}),
+      maxTextBytes: this.maxTextBytes(),
     });
     ctx.status = response.status;
     if (response.status < 200 || response.status >= 300) {
       throw new CallFailure(kindForStatus(response.status), responseMessage(response), response.status);
     }
-    return this.success(op, request, response, identity, ctx, policy);
+    return this.success(op, request, response, identity, ctx, policy, { name, ...shaping });
   }
 
-  private success(
+  /** fields/format/cursor split off the arguments; a cursor is checked and replaces them. */
+  private resultOptions(
+    name: string,
+    args: unknown,
+    identity: CallIdentity,
+  ): { args: unknown; options: ResultOptions; offset: number | null } {
+    let taken;
+    try {
+      taken = takeResultOptions(args);
+    } catch (error) {
+      if (error instanceof ResultOptionError) throw new CallFailure('invalid_arguments', error.message);
+      throw error;
+    }
+    if (!taken.options.cursor) return { args: taken.args, options: taken.options, offset: null };
+    let state: CursorState;
+    try {
+      state = this.cursors.decode(taken.options.cursor, cursorSubject(identity));
+    } catch (error) {
+      if (error instanceof CursorError)
+        throw new CallFailure('invalid_arguments', `cursor refused: ${error.message}`);
+      throw error;
+    }
+    if (state.tool !== name)
+      throw new CallFailure(
+        'invalid_arguments',
+        `cursor refused: it continues ${state.tool.slice(0, 100)}, not ${name.slice(0, 100)}`,
+      );
+    return {
+      args: state.args,
+      options: { fields: state.fields, format: state.format, cursor: null },
+      offset: state.offset ?? null,
+    };
+  }
+
+  private floor() {
+    return { ...this.options.tools, detectionMode: this.options.secrets.detectionMode };
+  }
+
+  /** Org quotas, counted per person (the sudo user when acting as one) across replicas. */
+  private async takeQuotas(decision: CallDecision, identity: CallIdentity): Promise<void> {
+    if (!decision.allowed || !decision.org || !decision.quotas.length || !this.deps.quotas) return;
+    const person = identity.sudo ?? identity.login;
+    const refusal = await takeQuotas(
+      this.deps.quotas,
+      decision.quotas,
+      decision.org,
+      person,
+      this.deps.clock.now(),
+    );
+    if (refusal) {
+      throw new CallFailure(
+        'rate_limited',
+        refusal.message,
+        429,
+        {
+          org: refusal.org,
+          rule: refusal.rule,
+          quota: refusal.quota,
+          limit: refusal.limit,
+          reset_at: refusal.resetAt,
+          retry_after_seconds: refusal.retryAfterSeconds,
+        },
+        { httpStatus: 429, retryAfterSeconds: refusal.retryAfterSeconds },
+      );
+    }
+  }
+
+  private async success(
     op: CatalogueOperation,
     request: GiteaRequest,
     response: GiteaResponse,
     identity: CallIdentity,
     ctx: CallContext,
     policy: EffectivePolicy,
+    call: { name: string; args: unknown; options: ResultOptions; offset: number | null },
   ) {
     let decoded;
     try {
@@ -440,34 +545,57 @@ export class ToolExecutor implements ToolService {
       declaredHeaders: op.responseHeaders,
       decoded,
     });
-    const scrubbed = this.deps.scrubber.scrubResult(envelope, {
+    if (response.cut) envelope.body_cut = bodyCut(op, request, response.cut, this.maxTextBytes());
+    // Field selection, hygiene, text pages and tables before the secret layers and the bounds.
+    const shaped = shapeResult(envelope, {
+      op,
+      decodedFormat: decoded.format,
+      call,
+      identity,
+      cursors: this.cursors,
+      maxChars: this.options.tools.maxResponseChars,
+      hygieneFiles: this.options.hygieneFileContents ?? 'flag',
+    });
+    const scrubCtx = {
       exactSecrets: this.exactSecrets(identity, ctx),
       mode: policy.detectionMode,
       skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
-    });
+    };
+    const scrubbed = this.deps.scrubber.scrubResultAsync
+      ? await this.deps.scrubber.scrubResultAsync(shaped.envelope, scrubCtx)
+      : this.deps.scrubber.scrubResult(shaped.envelope, scrubCtx);
     if (scrubbed.blocked) {
       const kinds = scrubbed.blocked.kinds.slice(0, 20);
       return {
         text: toolErrorText(
           'secret_blocked',
           response.status,
-          `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
+          scrubbed.blocked.reason
+            ? `the result was withheld: ${scrubbed.blocked.reason} (${kinds.join(', ') || 'unknown kind'}). Fetch the files one by one (repoGetContents) to see them with secrets masked.`
+            : `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
         ),
         isError: true,
         kind: 'secret_blocked' as const,
         counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true },
       };
     }
+    // A large result was just scanned: let timers and other requests run before it is serialised.
+    if (response.body.length > 256 * 1024) await new Promise<void>((resolve) => setImmediate(resolve));
     const bounded = applyBounds(scrubbed.value as typeof envelope, {
       maxItems: this.options.tools.maxResponseItems,
       maxChars: this.options.tools.maxResponseChars,
     });
     return {
-      text: bounded.text,
+      text: shaped.finish(bounded.text, bounded.keptItems),
       isError: false,
       kind: null,
       counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
     };
+  }
+
+  /** MAX_TEXT_BODY_BYTES: text and JSON bodies are read up to here (default 4 x MAX_TOOL_RESPONSE_CHARS). */
+  private maxTextBytes(): number {
+    return this.options.tools.maxTextBodyBytes ?? 4 * this.options.tools.maxResponseChars;
   }
 
   private exactSecrets(identity: CallIdentity, ctx: CallContext): string[] {
@@ -581,18 +709,43 @@ export class ToolExecutor implements ToolService {
     return { op, args: { ...(a.query ?? {}), ...match.params, body: a.body }, request, parts };
   }
 
-  private searchTools(query: string, limit: number) {
-    const hits = this.search.search(query, limit, (op) => !globalRefusal(op, this.options.tools));
+  /** Why `org`'s policy refuses `op` (no repository given), or null. */
+  private async orgRefusal(op: CatalogueOperation, org: string, policy?: EffectivePolicy) {
+    const effective = policy ?? (await this.deps.policy.forOrg(org));
+    const decision = decideCall(op, { org, repo: null }, this.floor(), effective);
+    return decision.allowed
+      ? null
+      : { org, kind: decision.kind, reason: decision.message, rule: decision.rule };
+  }
+
+  private async searchTools(query: string, limit: number, org: string | null) {
+    // Disabled tools are found and flagged, not hidden: the agent learns why a call would fail.
+    const found = this.search.search(query, limit).map((hit) => {
+      const op = this.catalogue.byName.get(hit.name);
+      const refusal = op ? globalRefusal(op, this.options.tools) : null;
+      return refusal ? { ...hit, disabled: { kind: refusal.kind, reason: refusal.message } } : hit;
+    });
+    let hits: Array<(typeof found)[number] & { disabled_for_org?: unknown }> = found;
+    if (org) {
+      const policy = await this.deps.policy.forOrg(org);
+      hits = await Promise.all(
+        found.map(async (hit) => {
+          const op = this.catalogue.byName.get(hit.name);
+          const refusal = op && !('disabled' in hit) ? await this.orgRefusal(op, org, policy) : null;
+          return refusal ? { ...hit, disabled_for_org: refusal } : hit;
+        }),
+      );
+    }
     return {
       query,
       results: hits,
       hint: hits.length
-        ? `Use ${DESCRIBE_TOOL_NAME} for a tool's full input schema, then ${CALL_TOOL_NAME} to call it.`
+        ? `Use ${DESCRIBE_TOOL_NAME} for a tool's full input schema and an example, then ${CALL_TOOL_NAME} to call it.`
         : 'No tool matched; try other words (e.g. "list pull requests", "create issue").',
     };
   }
 
-  private describeTool(name: string) {
+  private async describeTool(name: string, org: string | null) {
     if (name === RAW_TOOL_NAME) return { ...this.rawTool };
     const op = this.catalogue.byName.get(name);
     if (!op)
@@ -602,7 +755,22 @@ export class ToolExecutor implements ToolService {
       );
     const refusal = globalRefusal(op, this.options.tools);
     if (refusal) throw new CallFailure(refusal.kind, refusal.message);
-    return { ...op.tool, method: op.method, path: op.route, toolset: op.tags[0] ?? null };
+    const described = {
+      ...op.tool,
+      method: op.method,
+      path: op.route,
+      toolset: op.tags[0] ?? null,
+      example: exampleCall(op),
+      result_options: RESULT_OPTIONS_HELP,
+    };
+    if (!org) return described;
+    const forOrg = await this.orgRefusal(op, org);
+    return {
+      ...described,
+      policy: forOrg
+        ? { org, allowed: false, kind: forOrg.kind, reason: forOrg.reason, rule: forOrg.rule }
+        : { org, allowed: true },
+    };
   }
 
   private redactedArguments(ctx: CallContext, identity: CallIdentity): unknown {
@@ -663,6 +831,23 @@ export function rawPartsSchema(op: CatalogueOperation): object {
   };
   rawSchemas.set(op, schema);
   return schema;
+}
+
+/** What was cut from a body read only in part, and how to read the rest. */
+function bodyCut(
+  op: CatalogueOperation,
+  request: GiteaRequest,
+  cut: { receivedBytes: number; totalBytes: number | null },
+  limit: number,
+): NonNullable<Envelope['body_cut']> {
+  const from = /^bytes=(\d+)-/.exec(request.headers.range ?? '');
+  const start = (from ? Number(from[1]) : 0) + cut.receivedBytes;
+  const of = cut.totalBytes !== null ? ` of ${cut.totalBytes}` : '';
+  const next = `${start}-${start + limit - 1}`;
+  const hint = BYTE_RANGE_OPERATIONS.has(op.operationId)
+    ? `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Read on with ${op.operationId} and ${BYTE_RANGE_ARG}: "${next}".`
+    : `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Ask for less (a smaller page with limit, a filter), or read a file in slices with repoGetRawFile and ${BYTE_RANGE_ARG}: "${next}".`;
+  return { received_bytes: cut.receivedBytes, total_bytes: cut.totalBytes, hint };
 }
 
 function safeCollect(fn: () => string[]): string[] {

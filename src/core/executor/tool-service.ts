@@ -2,7 +2,9 @@
 // keep them stable and only add fields.
 import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
 import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
-import type { AppConfig } from '../../config/app-config';
+import type { SecretDetectionMode } from '../secrets/detection-mode';
+import type { ToolSettings } from './tool-settings';
+import type { QuotaCounter } from '../policy/quota';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -32,6 +34,8 @@ export class UnknownToolError extends Error {
 
 export interface ToolService {
   listTools(): McpToolDefinition[];
+  /** The MCP server's `instructions` (how to use the tools), when the service has any. */
+  instructions?(): string;
   /** Runs a call and returns its outcome without auditing it: the caller hands it to the CallExit. */
   execute(
     name: string,
@@ -57,21 +61,46 @@ export interface ResultScrubber {
   scrubResult(
     value: unknown,
     ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
-  ): { value: unknown; redactions: number; masks: number; blocked: null | { kinds: string[] } };
+  ): {
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  };
+  /**
+   * scrubResult for successful results, when the scrubber has one: scans binary bodies and
+   * archives over the event loop before the synchronous pass. `blocked.reason`, when set, says why
+   * the result is withheld (a secret inside an archive, an archive that could not be scanned).
+   */
+  scrubResultAsync?(
+    value: unknown,
+    ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
+  ): Promise<{
+    value: unknown;
+    redactions: number;
+    masks: number;
+    blocked: null | { kinds: string[]; reason?: string };
+  }>;
   /** JSON path of a mask marker found in an outgoing body, or null. */
   findMaskMarker(body: unknown, operationId: string): string | null;
   readonly CREDENTIAL_ISSUING_OPERATIONS: ReadonlySet<string>;
 }
 
+export type { ToolSettings } from './tool-settings';
+
 export type ToolServiceOptions = {
-  tools: AppConfig['tools'];
-  secrets: Pick<AppConfig['secrets'], 'detectionMode'>;
+  tools: ToolSettings;
+  secrets: { detectionMode: SecretDetectionMode };
   /** GITEA_TOKEN, MCP_BEARER_TOKEN, GITEA_OAUTH_CLIENT_SECRET and any extra secrets: always redacted. */
   exactSecrets: string[];
   /** Per-call timeout towards Gitea (GITEA_TIMEOUT_MS). */
   timeoutMs: number;
   /** Cap on a Gitea response body read by the transport; defaults to a bound derived from the limits. */
   maxResponseBytes?: number;
+  /** Key material for continuation cursors (shared by every replica); null: a random key per process. */
+  cursorSecret?: string | null;
+  /** Hidden characters in file contents and diffs: counted only (default) or made visible. */
+  hygieneFileContents?: 'flag' | 'neutralise';
 };
 
 export type ToolServiceDeps = {
@@ -80,6 +109,8 @@ export type ToolServiceDeps = {
   audit: AuditSink;
   clock: Clock;
   scrubber: ResultScrubber;
+  /** Counts org quotas (Redis across replicas, memory in one process); without it quotas are not counted. */
+  quotas?: QuotaCounter;
   /** Unique id per call for the audit record; defaults to crypto.randomUUID. */
   newEventId?: () => string;
   warn?: (message: string) => void;

@@ -32,8 +32,20 @@ export type PolicyDecision =
 
 const ALLOWED: PolicyDecision = { allowed: true };
 
+// Compiled globs, shared by every call (org policies add per-org patterns to the global ones).
+const compiled = new Map<string, RegExp>();
+
 /** Case-insensitive glob match: `*` any run of characters, `?` one character. */
 export function globToRegExp(glob: string): RegExp {
+  let re = compiled.get(glob);
+  if (re) return re;
+  re = compileGlob(glob);
+  if (compiled.size >= 10_000) compiled.clear();
+  compiled.set(glob, re);
+  return re;
+}
+
+function compileGlob(glob: string): RegExp {
   const escaped = glob
     .trim()
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')

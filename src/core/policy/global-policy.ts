@@ -1,5 +1,5 @@
 // Policy from the global configuration alone; org policies stored in the database add to it later.
-import type { SecretDetectionMode } from '../../config/app-config';
+import type { SecretDetectionMode } from '../secrets/detection-mode';
 import type { EffectivePolicy, PolicyProvider } from '../ports';
 
 export class GlobalPolicyProvider implements PolicyProvider {

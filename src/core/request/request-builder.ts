@@ -1,6 +1,6 @@
 // Builds the HTTP request to Gitea from validated tool arguments.
 import type { GiteaRequest } from '../ports';
-import type { CatalogueOperation } from '../catalogue/tool-catalogue';
+import { BYTE_RANGE_ARG, BYTE_RANGE_OPERATIONS, type CatalogueOperation } from '../catalogue/tool-catalogue';
 import { buildPath, PathValueError } from './path-encoding';
 
 export class RequestBuildError extends Error {
@@ -91,6 +91,9 @@ export function buildRequest(
     throw error;
   }
   const request: GiteaRequest = { method: op.method, path, query, headers: {} };
+  const range = args[BYTE_RANGE_ARG];
+  if (typeof range === 'string' && BYTE_RANGE_OPERATIONS.has(op.operationId))
+    request.headers.range = `bytes=${range}`;
   if (op.multipart) request.body = { kind: 'multipart', fields, files };
   else if (op.body && args.body !== undefined) {
     request.body =

@@ -17,3 +17,9 @@ export {
 } from './secret-operations.util';
 export { MASK_OPENER, formatMask, indexOfMaskMarker } from './mask-format.util';
 export { scanText } from './pattern-scanner.util';
+export { scrubResultAsync } from './scrub-async.util';
+export { DEFAULT_CONTAINER_POLICY, EXACT_KIND, scanOpaque, driveSync, driveAsync } from './bytes-scan.util';
+export type { ContainerPolicy, OpaqueVerdict } from './bytes-scan.util';
+export { classifyBytes, decodeBytes, encodeText, decodeTextBody, charsetOf } from './text-encoding.util';
+export type { ByteClass, TextEncodingName } from './text-encoding.util';
+export { containerKind } from './container.util';

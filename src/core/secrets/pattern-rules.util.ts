@@ -97,6 +97,8 @@ export const ANCHORED_RULES: AnchoredRule[] = [
   ),
   prefixed('slack-app-token', 'xapp-', `[A-Za-z0-9-]{20,250}`),
   slackWebhook(),
+  teamsWebhook(),
+  mattermostWebhook(),
   discordWebhook(),
   // Discord bot tokens start with the base64 of a snowflake id, so with one of these pairs.
   ...['MT', 'Mj', 'Mz', 'ND', 'NT', 'Nj', 'Nz', 'OD', 'OT'].map((p) =>
@@ -139,6 +141,90 @@ export const ANCHORED_RULES: AnchoredRule[] = [
   prefixed('hashicorp-vault-token', 'hvs.', `${W}{24,200}`),
   prefixed('hashicorp-tf-token', 'atlasv1.', `${W}{60,100}`, 8, 8),
   prefixed('age-secret-key', 'AGE-SECRET-KEY-1', '[A-Z0-9]{58}', 15),
+  // Observability (issue 12; shapes from the vendors' key documentation and public detector lists)
+  prefixed('newrelic-key', 'NRAK-', '[A-Z0-9]{27}'),
+  prefixed('newrelic-key', 'NRII-', `${W}{32}`),
+  prefixed('newrelic-key', 'NRJS-', '[a-f0-9]{19}'),
+  prefixed('grafana-token', 'glc_', '[A-Za-z0-9+/]{32,400}={0,2}'),
+  prefixed('grafana-token', 'glsa_', `${B}{32}_[a-f0-9]{8}`),
+  prefixed('sentry-token', 'sntrys_', '[A-Za-z0-9+/=_-]{60,400}'),
+  prefixed('sentry-token', 'sntryu_', '[a-f0-9]{64}'),
+  prefixed('dynatrace-token', 'dt0c01.', '[A-Z0-9]{24}\\.[A-Z0-9]{64}'),
+  ...['hcaik_', 'hcxik_', 'hcamk_', 'hcxmk_'].map((p) => prefixed('honeycomb-key', p, '[a-z0-9]{20,80}')),
+  // Secrets managers
+  ...['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'].map((p) =>
+    prefixed('doppler-token', p, `(?:[a-z0-9_-]{1,30}\\.)?${B}{40,44}`),
+  ),
+  prefixed('1password-token', 'ops_eyJ', '[A-Za-z0-9+/=_-]{100,2000}', 7),
+  prefixed('hashicorp-vault-token', 'hvb.', `${W}{24,300}`),
+  prefixed('hashicorp-vault-token', 'hvr.', `${W}{24,300}`),
+  prefixed('pulumi-token', 'pul-', '[a-f0-9]{40}'),
+  // Data platforms and SaaS APIs
+  prefixed('databricks-token', 'dapi', '[a-f0-9]{32}(?:-[0-9])?'),
+  prefixed('supabase-token', 'sbp_', '[a-f0-9]{40}'),
+  prefixed('supabase-token', 'sb_secret_', `${W}{20,64}`),
+  ...['pscale_tkn_', 'pscale_pw_', 'pscale_oauth_'].map((p) =>
+    prefixed('planetscale-token', p, '[A-Za-z0-9_.-]{32,64}'),
+  ),
+  prefixed('hubspot-token', 'pat-na1-', '[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}'),
+  prefixed('hubspot-token', 'pat-eu1-', '[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}'),
+  prefixed('airtable-token', 'pat', `${B}{14}\\.[a-f0-9]{64}`),
+  prefixed('notion-token', 'secret_', `${B}{43}`),
+  prefixed('notion-token', 'ntn_', `${B}{40,50}`),
+  prefixed('linear-key', 'lin_api_', `${B}{40}`),
+  prefixed('contentful-token', 'CFPAT-', `${W}{43}`),
+  prefixed('mapbox-token', 'sk.eyJ', '[A-Za-z0-9_.-]{50,400}'),
+  prefixed('figma-token', 'figd_', `${W}{40}`),
+  prefixed('dbt-token', 'dbtc_', `${W}{30,80}`),
+  prefixed('dbt-token', 'dbtu_', `${W}{30,80}`),
+  prefixed('neon-key', 'napi_', '[a-z0-9]{60,70}'),
+  prefixed('postman-key', 'PMAK-', '[a-f0-9]{24}-[a-f0-9]{34}'),
+  // PaaS and cloud
+  prefixed('heroku-key', 'HRKU-', `${W}{40,80}`),
+  prefixed('netlify-token', 'nfp_', `${B}{36,40}`),
+  ...['fm1r_', 'fm1a_', 'fm2_'].map((p) => prefixed('flyio-token', p, '[A-Za-z0-9+/=_-]{50,2000}')),
+  prefixed('flyio-token', 'fo1_', `${W}{43}`),
+  prefixed('render-key', 'rnd_', `${B}{32}`),
+  prefixed('scalingo-token', 'tk-us-', `${W}{48}`),
+  prefixed('scaleway-key', 'SCW', '[A-Z0-9]{17}'),
+  prefixed('tencent-key', 'AKID', `${B}{32}`),
+  prefixed('yandex-key', 'AQVN', `${W}{35,38}`),
+  // CI, quality, registries
+  ...['sqp_', 'squ_', 'sqa_'].map((p) => prefixed('sonar-token', p, '[a-f0-9]{40}')),
+  prefixed('buildkite-token', 'bkua_', '[a-f0-9]{40}'),
+  prefixed('circleci-token', 'CCIPAT_', `${B}{22}_[a-f0-9]{40}`),
+  prefixed('circleci-token', 'CCIPRJ_', `${B}{22}_[a-f0-9]{40}`),
+  prefixed('sourcegraph-token', 'sgp_', '(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}'),
+  prefixed('jfrog-token', 'AKCp', `${B}{69}`),
+  prefixed('jfrog-token', 'cmVmdGtuOjAxOj', `${B}{30,100}`, 8),
+  prefixed('tailscale-key', 'tskey-', `(?:auth|api|client|scim|webhook)-${B}{6,20}-${B}{20,60}`),
+  prefixed('octopus-key', 'API-', '[A-Z0-9]{25,32}'),
+  prefixed('crates-token', 'cio', `${B}{32}`),
+  prefixed('clojars-token', 'CLOJARS_', '[a-z0-9]{60}'),
+  // Mail, AI, payments
+  prefixed('brevo-key', 'xkeysib-', `[a-f0-9]{64}-${B}{16}`),
+  prefixed('brevo-key', 'xsmtpsib-', `[a-f0-9]{64}-${B}{16}`),
+  prefixed('mandrill-key', 'md-', `${W}{22}`),
+  prefixed('resend-key', 're_', '[A-Za-z0-9_]{24,40}'),
+  prefixed('perplexity-key', 'pplx-', `${B}{48}`),
+  prefixed('xai-key', 'xai-', `${B}{70,90}`),
+  prefixed('openrouter-key', 'sk-or-v1-', '[a-f0-9]{64}'),
+  prefixed('langsmith-key', 'lsv2_pt_', '[a-f0-9]{32}_[a-f0-9]{10}'),
+  prefixed('langsmith-key', 'lsv2_sk_', '[a-f0-9]{32}_[a-f0-9]{10}'),
+  prefixed('pinecone-key', 'pcsk_', '[A-Za-z0-9_]{50,100}'),
+  prefixed('elevenlabs-key', 'sk_', '[a-f0-9]{48}'),
+  prefixed('deepseek-key', 'sk-', '[a-f0-9]{32}'),
+  prefixed('razorpay-key', 'rzp_live_', `${B}{14}`),
+  prefixed('razorpay-key', 'rzp_test_', `${B}{14}`),
+  prefixed('flutterwave-key', 'FLWSECK-', '[a-f0-9]{32}-X'),
+  prefixed('flutterwave-key', 'FLWSECK_TEST-', '[a-f0-9]{32}-X'),
+  ...['access-production-', 'access-sandbox-', 'access-development-'].map((p) =>
+    prefixed('plaid-token', p, '[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}'),
+  ),
+  prefixed('gocardless-token', 'live_', `${W}{40}`),
+  prefixed('mollie-key', 'live_', `${B}{30}`),
+  prefixed('mollie-key', 'test_', `${B}{30}`),
+  ...['shpss_', 'shpca_', 'shppa_'].map((p) => prefixed('shopify-token', p, '[a-fA-F0-9]{32}')),
   prefixed('jwt', 'eyJ', `${W}{10,1000}\\.eyJ${W}{10,8000}\\.${W}{10,1000}`, 3),
 ];
 
@@ -260,6 +346,41 @@ function mailchimp(): AnchoredRule {
       dc.lastIndex = at;
       const m = dc.exec(text);
       return m ? [start, at + m[0].length] : null;
+    },
+  };
+}
+
+function teamsWebhook(): AnchoredRule {
+  // <tenant>.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner>[/<key>]
+  const re =
+    /[A-Za-z0-9@._-]{20,120}\/IncomingWebhook\/[A-Za-z0-9]{20,40}\/[A-Za-z0-9-]{20,60}(?:\/[A-Za-z0-9_-]{10,80})?/y;
+  const anchor = '/webhookb2/';
+  return {
+    kind: 'teams-webhook',
+    anchor,
+    reveal: 0,
+    match(text, at) {
+      re.lastIndex = at + anchor.length;
+      const m = re.exec(text);
+      return m ? [at + anchor.length, at + anchor.length + m[0].length] : null;
+    },
+  };
+}
+
+function mattermostWebhook(): AnchoredRule {
+  // Incoming webhooks are /hooks/<26 lower-case letters and digits>; Gitea's own hook ids are numbers.
+  const re = /[a-z0-9]{26}(?![A-Za-z0-9_-])/y;
+  const anchor = '/hooks/';
+  return {
+    kind: 'mattermost-webhook',
+    anchor,
+    reveal: 0,
+    match(text, at) {
+      re.lastIndex = at + anchor.length;
+      const m = re.exec(text);
+      return m && /[0-9]/.test(m[0]) && /[a-z]/.test(m[0]) && looksRandom(m[0])
+        ? [at + anchor.length, at + anchor.length + 26]
+        : null;
     },
   };
 }

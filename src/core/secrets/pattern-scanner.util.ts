@@ -19,7 +19,16 @@ const SEP = '\u0000';
 // Rules whose anchor starts the secret are dispatched on the secret's first two characters. Three
 // cheap scans find where such a token can start (see scanAnchored); the other rules ("inner":
 // anchors in the middle of the secret, like ':AA' or 'Q~') have their own combined regex.
-const INNER_ANCHORS = new Set(['Q~', '-us', '/api/webhooks/', '/services/', '$production$', '$sandbox$']);
+const INNER_ANCHORS = new Set([
+  'Q~',
+  '-us',
+  '/api/webhooks/',
+  '/services/',
+  '$production$',
+  '$sandbox$',
+  '/webhookb2/',
+  '/hooks/',
+]);
 const PREFIX_RULES = new Map<string, AnchoredRule[]>();
 const INNER_RULES: AnchoredRule[] = [];
 for (const rule of ANCHORED_RULES) {
@@ -58,12 +67,18 @@ const UPPER_RE = new RegExp(
 const LITERALS: Array<[string, number, RegExp, number]> = [
   ['y2', 1, /oy2[a-z0-9]{40}/y, 0],
   [':AA', 0, /:AA[A-Za-z0-9_-]{33}/y, 1],
+  // Prefixes without a separator before the random part.
+  ['dapi', 0, /dapi[a-f0-9]{32}/y, 0],
+  ['glc_', 0, /glc_[A-Za-z0-9+/]{32}/y, 0],
+  ['dp.', 0, /dp\.[a-z]{2,5}\./y, 0],
+  ['cio', 0, /cio[A-Za-z0-9]{32}/y, 0],
+  ['cmVmdGtu', 0, /cmVmdGtuOjAxOj/y, 0],
 ];
 // 4. the inner anchors, each found with indexOf: rare literals are near free that way, while one
 //    alternation led by '-', '/' and '$' costs a regex step at every such character. Both webhook
 //    anchors contain "hooks" ('/api/webhooks/', and '/services/' which the Slack rule only accepts
 //    after 'hooks.slack.com'), so one search finds both.
-const INNER_LITERALS = ['Q~', '-us', '$production$', '$sandbox$'];
+const INNER_LITERALS = ['Q~', '-us', '$production$', '$sandbox$', '/webhookb2/'];
 const SLACK_HOST = 'hooks.slack.com';
 
 const isWordCode = (c: number): boolean =>
@@ -124,6 +139,7 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
     if (i >= 8 && text.startsWith('/api/webhooks/', i - 8)) [at, anchor] = [i - 8, '/api/webhooks/'];
     else if (text.startsWith(SLACK_HOST, i) && text.startsWith('/services/', i + SLACK_HOST.length))
       [at, anchor] = [i + SLACK_HOST.length, '/services/'];
+    else if (i >= 1 && text.startsWith('/hooks/', i - 1)) [at, anchor] = [i - 1, '/hooks/'];
     if (at < nextWebhook || anchor === '') continue;
     const end = tryInnerRule(text, anchor, at, out);
     if (end > nextWebhook) nextWebhook = end;
@@ -147,8 +163,12 @@ function tryInnerRule(
   return -1;
 }
 
+// Key names that hold secrets: password and its abbreviations (pass, passwd, pwd, pw), secret,
+// token, api/access/account keys, private keys, credentials, any name ending in _key/-key/.key
+// (checked harder: see KEY_NAME_DENY and strongKeyValue), `auth` as a JSON key, Authorization,
+// Bearer, and the signature of a signed URL.
 const KEYWORD_RE =
-  /p(?:assw(?:or)?d|wd|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:)))|bearer|[?&]sig=/gi;
+  /p(?:ass(?:w(?:or)?d|phrase)?|wd|w(?=\\?["']?\s{0,3}[:=])|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|cred(?:ential)?s?(?![a-z])|[_.-]key(?![a-z])|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:)))|bearer|[?&](?:sig|key)=/gi;
 const KEYWORD_TEST_RE = new RegExp(KEYWORD_RE.source, 'i');
 /**
  * Whether an object key can start a keyword match whose value is the key's own value (`"api_key":"..."`
@@ -158,14 +178,41 @@ const KEYWORD_TEST_RE = new RegExp(KEYWORD_RE.source, 'i');
 export function keyStartsAssignment(key: string): boolean {
   return KEYWORD_TEST_RE.test(JSON.stringify(key) + ':');
 }
-const KEY_SUFFIX_OK = /^(?:[_-]?(?:access[_-]?)?(?:key|value|secret|token|string|v[0-9]|[0-9]))?$/i;
+const KEY_SUFFIX_OK =
+  /^(?:[_-]?(?:access[_-]?)?(?:key(?:[_-]?base)?|value|secret|token|string|hash(?=$)|v[0-9]|[0-9]|word|wd|phrase))?$/i;
+// Names ending in _key that are not secrets (ids, public halves, lookups).
+const KEY_NAME_DENY =
+  /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|routing|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
+
+const SECRET_NAME_RE =
+  /(?:pass(?:word|wd|phrase)?|pwd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
+const KEY_END_RE = /key(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
+
+/** Whether a variable name (an Actions variable, an env entry, a map key) names a secret. */
+export function namesSecret(name: string): boolean {
+  if (name.length > 64 || !SECRET_NAME_RE.test(name)) return false;
+  if (!KEY_END_RE.test(name) || /(?:api|access|private|secret|account)[_-]?key/i.test(name)) return true;
+  return !KEY_NAME_DENY.test(name.replace(/[_.-]?key(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i, ''));
+}
+
+/** A value assigned to a *_key name: long and random-looking, not a path, URL, id or public key. */
+function strongKeyValue(value: string): boolean {
+  const v = value.trim();
+  if (v.length < 16 || v.length > 1000) return false;
+  if (/\s/.test(v) || /^(?:ssh-|ecdsa-|pk_|sha\d+[:-]|-----BEGIN PUBLIC|\.{0,2}\/|~\/|[a-z]+:\/\/)/i.test(v))
+    return false;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false; // a UUID: an id
+  if (/^[a-z0-9]+(?:[-_.:/][a-z0-9]+)*$/.test(v) && !/[0-9]/.test(v)) return false; // a slug or path
+  if (!/[0-9]/.test(v) && !(/[a-z]/.test(v) && /[A-Z]/.test(v))) return false;
+  return looksRandom(v);
+}
 // Quotes may be JSON-escaped (\") when a JSON document is scanned as text.
 // NUL separates joined strings: values must stop there.
 const ASSIGNMENT_RE =
   // eslint-disable-next-line no-control-regex
   /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\s{0,3}(?::=|=>|[:=])[ \t]{0,3}(?:\\{0,2}(["'`])([^"'`\\\r\n\u0000]{1,300})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,300}))/dy;
 const AUTH_RE =
-  /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
+  /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 const BEARER_RE = /[ \t]{1,3}([A-Za-z0-9._~+/-]{16,4096}=*)/y;
 const SIG_RE = /([A-Za-z0-9%+/=]{20,200})/y;
 const PEM_BEGIN_RE = /-----BEGIN /g;
@@ -190,6 +237,7 @@ function scan(text: string, windows: boolean): PatternMatch[] {
 
   scanPrivateKeyBlocks(text, out);
   scanUrlCredentials(text, out);
+  scanCredentialSyntax(text, out);
   return mergeMatches(out);
 }
 
@@ -360,7 +408,7 @@ function matchKeyword(
     }
     return -1;
   }
-  if (kw.endsWith('sig=')) {
+  if (kw.endsWith('=')) {
     SIG_RE.lastIndex = after;
     const a = SIG_RE.exec(text);
     if (a && looksRandom(a[1]!))
@@ -374,6 +422,18 @@ function matchKeyword(
   const quoted = a[3] !== undefined;
   const value = (quoted ? a[3] : a[4])!;
   if (!acceptAssignedValue(value, quoted)) return -1;
+  if (kw.endsWith('key') && (kw[0] === '_' || kw[0] === '-' || kw[0] === '.')) {
+    // *_KEY: the name before decides (cache_key, primary_key are not secrets), and the value must
+    // look like key material.
+    let w = at;
+    while (w > 0 && at - w < 64 && isWordCode(text.charCodeAt(w - 1))) w--;
+    if (KEY_NAME_DENY.test(text.slice(w, at)) || !strongKeyValue(value)) return -1;
+  } else if (kw === 'pass' || kw === 'pw') {
+    // Abbreviations: only as the end of a name (DB_PASS, SMTP_PW), not inside a word (bypass, compass).
+    const c = at > 0 ? text.charCodeAt(at - 1) : 0;
+    const lower = (x: number) => x >= 97 && x <= 122;
+    if (lower(c) && !(text.charCodeAt(at) >= 65 && text.charCodeAt(at) <= 90)) return -1;
+  } else if (kw.startsWith('cred') && !strongKeyValue(value) && value.length < 12) return -1;
   const [start, end] = a.indices![quoted ? 3 : 4]!;
   out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
   return end;
@@ -501,3 +561,138 @@ function mergeMatches(list: Array<PatternMatch & { prio: number }>): PatternMatc
   }
   return out.map(({ start, end, kind, reveal }) => ({ start, end, kind, reveal }));
 }
+
+// Credentials written in the syntax of a tool rather than as an assignment: .netrc, .pgpass,
+// command-line flags (--password x, mysql -px, sshpass -p x, docker login -p x, curl -u user:pass),
+// Redis requirepass/masterauth, wp-config.php define() and PuTTY key files. Each is found from a
+// literal anchor (indexOf or a literal-led regex) and read by a bounded sticky regex.
+/* eslint-disable no-control-regex -- NUL separates joined strings: values must stop there */
+const NETRC_RE =
+  /machine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}([^\s"'\\\u0000]{3,256})/y;
+const REDIS_RE = /(?:requirepass|masterauth)[ \t]{1,8}("?)([^\s"\u0000]{4,256})\1/y;
+const FLAG_RE =
+  /--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
+// sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
+const SHORT_P_CMD_RE =
+  /(?:^|[\s;&|(])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo) login)\s/;
+const SHORT_P_RE = /-p[ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+const SHORT_P_GLUED_RE = /-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
+const PGPASS_RE =
+  /(?<![^\s\u0000"])[^:\s#"\u0000]{1,253}:(?:\d{1,5}|\*):[^:\s\u0000]{1,64}:[^:\s\u0000]{1,64}:([^\s\u0000:"]{4,256})(?![^\s\u0000"\\])/g;
+const DEFINE_RE =
+  /define\(\s{0,4}(['"])[A-Z_]{0,30}(?:PASSWORD|KEY|SALT|SECRET|TOKEN)[A-Z_]{0,30}\1\s{0,4},\s{0,4}(['"])([^'"\n\u0000]{4,256})\2/y;
+const PUTTY_RE = /Private-Lines:[ \t]{0,4}(\d{1,3})[ \t]{0,4}\r?\n/y;
+
+function pushValue(
+  out: Array<PatternMatch & { prio: number }>,
+  end: number,
+  value: string,
+  kind: string,
+): void {
+  if (isPlaceholder(value)) return;
+  out.push({ start: end - value.length, end, kind, reveal: 0, prio: 1 });
+}
+
+function shortP(text: string, at: number, out: Array<PatternMatch & { prio: number }>): void {
+  const lineStart = Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('\u0000', at), at - 200, -1) + 1;
+  const cmd = SHORT_P_CMD_RE.exec(text.slice(lineStart, at + 1));
+  if (!cmd) return;
+  const re = cmd[1] !== undefined ? SHORT_P_GLUED_RE : SHORT_P_RE;
+  re.lastIndex = at;
+  const m = re.exec(text);
+  if (m) pushValue(out, at + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
+}
+
+function curlUser(text: string, at: number, out: Array<PatternMatch & { prio: number }>): void {
+  CURL_USER_RE.lastIndex = at;
+  const m = CURL_USER_RE.exec(text);
+  if (m && !/^[0-9]+$/.test(m[2]!))
+    pushValue(out, CURL_USER_RE.lastIndex - m[1]!.length, m[2]!, 'basic-auth-credentials');
+}
+
+function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: number }>): void {
+  for (let i = text.indexOf('machine'); i >= 0; i = text.indexOf('machine', i + 7)) {
+    NETRC_RE.lastIndex = i;
+    const m = NETRC_RE.exec(text);
+    if (m) pushValue(out, NETRC_RE.lastIndex, m[1]!, 'netrc-password');
+  }
+  for (const anchor of ['requirepass', 'masterauth']) {
+    for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
+      REDIS_RE.lastIndex = i;
+      const m = REDIS_RE.exec(text);
+      if (m) pushValue(out, i + m[0].length - m[1]!.length, m[2]!, 'secret-assignment');
+    }
+  }
+  // Flags: every '--' (rare in prose) is tried as --password/--token/... and as curl's --user.
+  for (let i = text.indexOf('--'); i >= 0; i = text.indexOf('--', i + 2)) {
+    FLAG_RE.lastIndex = i;
+    const m = FLAG_RE.exec(text);
+    // `--secret id=x,src=file` (docker build) names a secret, it is not one.
+    if (m && !m[2]!.includes('=') && acceptAssignedValue(m[2]!, true))
+      pushValue(out, i + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
+    else if (text.startsWith('--user', i)) curlUser(text, i, out);
+  }
+  // Short flags after a space: -p (sshpass, registry logins; glued -pVALUE for mysql), -u (curl).
+  for (const [flag, read] of [
+    ['-u', curlUser],
+    ['-p', shortP],
+  ] as const) {
+    for (let i = text.indexOf(flag); i > 0; i = text.indexOf(flag, i + 2)) {
+      const c = text.charCodeAt(i - 1);
+      if (c === 32 || c === 9) read(text, i, out);
+    }
+  }
+  if (text.includes(':5432:') || text.includes(':*:')) {
+    PGPASS_RE.lastIndex = 0;
+    for (let m = PGPASS_RE.exec(text); m !== null; m = PGPASS_RE.exec(text))
+      pushValue(out, m.index + m[0].length, m[1]!, 'pgpass-password');
+  }
+  for (let i = text.indexOf('define('); i >= 0; i = text.indexOf('define(', i + 7)) {
+    DEFINE_RE.lastIndex = i;
+    const m = DEFINE_RE.exec(text);
+    if (m && acceptAssignedValue(m[3]!, true))
+      pushValue(out, DEFINE_RE.lastIndex - 1, m[3]!, 'secret-assignment');
+  }
+  // Serialised name/value pairs: {"name":"APP_SECRET","data":"..."} (Actions variables, env lists),
+  // also as escaped JSON inside a JSON string.
+  for (const q of ['"', '\\"']) {
+    for (const field of ['data', 'value']) {
+      const anchor = `${q},${q}${field}${q}:${q}`;
+      for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
+        const open = text.lastIndexOf(q, i - 1);
+        if (open < 8 || i - open > 64 + q.length) continue;
+        const name = text.slice(open + q.length, i);
+        const before = text.slice(Math.max(0, open - 8 - 2 * q.length), open);
+        if (!(before.endsWith(`${q}name${q}:`) || before.endsWith(`${q}key${q}:`)) || !namesSecret(name))
+          continue;
+        const from = i + anchor.length;
+        const close = text.indexOf(q, from);
+        if (close < 0 || close - from > 300) continue;
+        const value = text.slice(from, close);
+        if (!value.includes('\\') && acceptAssignedValue(value, true))
+          pushValue(out, close, value, 'secret-assignment');
+      }
+    }
+  }
+  for (let i = text.indexOf('Private-Lines:'); i >= 0; i = text.indexOf('Private-Lines:', i + 14)) {
+    PUTTY_RE.lastIndex = i;
+    const m = PUTTY_RE.exec(text);
+    if (!m) continue;
+    const start = PUTTY_RE.lastIndex;
+    let end = start;
+    for (let n = Number(m[1]); n > 0 && end < text.length; n--) {
+      const nl = text.indexOf('\n', end);
+      end = nl < 0 ? text.length : nl + 1;
+    }
+    if (end > start)
+      out.push({
+        start,
+        end: text[end - 1] === '\n' ? end - 1 : end,
+        kind: 'putty-private-key',
+        reveal: 0,
+        prio: 2,
+      });
+  }
+}
+/* eslint-enable no-control-regex */

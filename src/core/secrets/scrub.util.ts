@@ -9,15 +9,39 @@
 // Every walk uses an explicit stack, so no depth of nesting can exhaust the call stack.
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
-import { acceptAssignedValue, keyStartsAssignment, scanText } from './pattern-scanner.util';
+import { acceptAssignedValue, keyStartsAssignment, namesSecret, scanText } from './pattern-scanner.util';
+import {
+  DEFAULT_CONTAINER_POLICY,
+  driveSync,
+  scanOpaque,
+  type ContainerPolicy,
+  type OpaqueVerdict,
+} from './bytes-scan.util';
+import { containerKind } from './container.util';
+import { classifyBytes, decodeBytes, encodeText, type ByteClass } from './text-encoding.util';
 
-export type DetectionMode = 'off' | 'mask' | 'block';
-export type ScrubContext = { exactSecrets: string[]; mode: DetectionMode; skipPatterns: boolean };
+import type { SecretDetectionMode } from './detection-mode';
+
+export type DetectionMode = SecretDetectionMode;
+export type ScrubContext = {
+  exactSecrets: string[];
+  mode: DetectionMode;
+  skipPatterns: boolean;
+  /** How containers (zip, tar, gzip) are treated; DEFAULT_CONTAINER_POLICY when absent. */
+  containers?: ContainerPolicy;
+  /** Verdicts on opaque base64 fields worked out beforehand (scrubResultAsync), by their text. */
+  opaqueVerdicts?: Map<string, OpaqueVerdict>;
+};
 export type ScrubResult<T = unknown> = {
   value: T;
   redactions: number;
   masks: number;
-  blocked: null | { kinds: string[] };
+  /**
+   * Set when the result must not be returned: `kinds` found (never values), and `reason` when the
+   * cause is not block mode (a secret inside binary content or an archive, an archive that could
+   * not be scanned).
+   */
+  blocked: null | { kinds: string[]; reason?: string };
   /**
    * Optional: `JSON.stringify(value)` when the fast path already produced it, so a caller that
    * serialises the result next can reuse it instead of serialising again.
@@ -37,7 +61,7 @@ const F_AUTH_FIELD = 16; // value of an authorization field: the credential afte
 type TNode =
   | { k: 'v'; v: unknown }
   | { k: 's'; i: number }
-  | { k: 'b'; i: number; raw: string }
+  | { k: 'b'; i: number; raw: string; cls: ByteClass; bytes: Uint8Array }
   | { k: 'a'; items: TNode[] }
   | { k: 'o'; keys: number[]; vals: TNode[] };
 
@@ -86,9 +110,45 @@ export function decodeBase64Text(raw: string): string | null {
   }
 }
 
+/** Bytes of a base64 string, or null when it is not base64. */
+export function decodeBase64(raw: string): Uint8Array | null {
+  if (raw.length === 0 || !BASE64_RE.test(raw)) return null;
+  return Buffer.from(raw, 'base64');
+}
+
+/**
+ * Base64 contents are decoded and looked at as bytes: text in any encoding (UTF-8, UTF-16, Latin-1)
+ * is scanned as text and re-encoded in its own encoding when changed; anything else (binary,
+ * archives) is scanned as opaque bytes and, when something is found, withholds the result.
+ */
 class Collector {
   texts: string[] = [];
   flags: number[] = [];
+  verdicts: OpaqueVerdict[] = [];
+
+  constructor(private readonly ctx?: ScrubContext) {}
+
+  private base64Node(raw: string): TNode {
+    const bytes = decodeBase64(raw);
+    if (bytes === null) return { k: 's', i: this.slot(raw, F_EXACT_ONLY) };
+    const cls = classifyBytes(bytes);
+    if (cls.text && containerKind(bytes) === null)
+      return { k: 'b', i: this.slot(decodeBytes(bytes, cls), F_B64), raw, cls, bytes };
+    const ctx = this.ctx;
+    if (ctx) {
+      const verdict =
+        ctx.opaqueVerdicts?.get(raw) ??
+        driveSync(
+          scanOpaque(bytes, {
+            exactSecrets: ctx.exactSecrets ?? [],
+            patterns: ctx.mode !== 'off' && !ctx.skipPatterns,
+            containers: ctx.containers ?? DEFAULT_CONTAINER_POLICY,
+          }),
+        );
+      this.verdicts.push(verdict);
+    }
+    return { k: 's', i: this.slot(raw, F_EXACT_ONLY) };
+  }
 
   slot(text: string, flags: number): number {
     this.texts.push(text);
@@ -120,11 +180,7 @@ class Collector {
           const [key, child] = entries[j]!;
           node.keys.push(this.slot(key, F_KEY));
           if (typeof child === 'string' && ((b64Content && key === 'content') || key === 'content_base64')) {
-            const text = decodeBase64Text(child);
-            node.vals[j] =
-              text === null
-                ? { k: 's', i: this.slot(child, F_EXACT_ONLY) }
-                : { k: 'b', i: this.slot(text, F_B64), raw: child };
+            node.vals[j] = this.base64Node(child);
           } else {
             stack.push({
               v: child,
@@ -159,7 +215,11 @@ class Collector {
           put(texts[n.i]);
           break;
         case 'b':
-          put(texts[n.i] === this.texts[n.i] ? n.raw : Buffer.from(texts[n.i]!, 'utf8').toString('base64'));
+          put(
+            texts[n.i] === this.texts[n.i]
+              ? n.raw
+              : encodeText(texts[n.i]!, n.cls, n.bytes).toString('base64'),
+          );
           break;
         case 'a': {
           const arr = new Array<unknown>(n.items.length);
@@ -397,11 +457,12 @@ export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
     value !== null && typeof value === 'object'
       ? (scrubStrings(value as object, ctx) ?? scrubChunked(value as object, ctx))
       : walkScrub(value, ctx);
+  const blocked = blockedFrom(ctx, r);
   const out: ScrubResult = {
     value: r.value,
     redactions: r.redactions,
     masks: r.masks,
-    blocked: blockedOf(ctx, r.kinds),
+    blocked,
   };
   if (r.json !== undefined) out.json = r.json;
   return out;
@@ -418,6 +479,13 @@ function triggers(key: string): boolean {
     keyTrigger.set(key, t);
   }
   return t;
+}
+
+/** The `name` (or `key`) of an object that also has `data` or `value`, when it names a secret. */
+function siblingName(o: Record<string, unknown>): string | null {
+  if (typeof o.data !== 'string' && typeof o.value !== 'string') return null;
+  const n = typeof o.name === 'string' ? o.name : typeof o.key === 'string' ? o.key : null;
+  return n !== null && namesSecret(n) ? n : null;
 }
 
 // Shortest string any pattern can match (a URL with a one-character password: `a://:pq@`).
@@ -541,15 +609,19 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     const keys = Object.keys(o);
     const pair = shapeOf(keys);
     if (pair === null) return null;
+    // A name/value pair whose name says secret (an Actions variable {name, data}, an env entry
+    // {name, value}, a Kubernetes-like {key, value}): the value is scanned as `"NAME":"value"`.
+    const sibling = patterns ? siblingName(o) : null;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const x = o[k];
       if (typeof x === 'string') {
-        if (pair[i]) {
+        const named = sibling !== null && (k === 'data' || k === 'value');
+        if (pair[i] || named) {
           texts.push(x);
           slotCont.push(c);
           slotKey.push(k);
-          slotPair.push(JSON.stringify(k) + ':');
+          slotPair.push(JSON.stringify(named ? sibling : k) + ':');
           weights.push(1);
         } else if (x.length >= minLen) addValue(x, c, k);
       } else if (x !== null && typeof x === 'object') {
@@ -702,10 +774,34 @@ function scrubBatch(
   return { redactions, masks };
 }
 
-type Scrubbed = { value: unknown; redactions: number; masks: number; kinds: Set<string>; json?: string };
+type Scrubbed = {
+  value: unknown;
+  redactions: number;
+  masks: number;
+  kinds: Set<string>;
+  json?: string;
+  /** Verdicts on the opaque base64 contents met by the walk. */
+  verdicts?: OpaqueVerdict[];
+};
 
 const blockedOf = (ctx: ScrubContext, kinds: Set<string>): ScrubResult['blocked'] =>
   ctx.mode === 'block' && kinds.size > 0 ? { kinds: [...kinds].sort() } : null;
+
+/** Adds the opaque verdicts to the counts; any finding or unread part in one withholds the result. */
+function blockedFrom(ctx: ScrubContext, r: Scrubbed): ScrubResult['blocked'] {
+  const reasons: string[] = [];
+  const kinds = new Set(r.kinds);
+  for (const v of r.verdicts ?? []) {
+    r.redactions += v.redactions;
+    r.masks += v.masks;
+    for (const k of v.kinds) kinds.add(k);
+    if (v.reasons.length > 0) reasons.push(...v.reasons);
+    else if (v.redactions + v.masks > 0)
+      reasons.push('secrets inside binary content, which cannot be rewritten in place');
+  }
+  if (reasons.length === 0) return blockedOf(ctx, r.kinds);
+  return { kinds: [...kinds].sort(), reason: [...new Set(reasons)].slice(0, 6).join('; ') };
+}
 
 // One cheap literal test first: almost no result mentions base64 at all.
 const needsWalk = (json: string): boolean =>
@@ -789,6 +885,7 @@ function scrubChunked(value: object, ctx: ScrubContext): Scrubbed {
   for (const i of walkIdx) {
     const [k, v] = entries[i]!;
     const w = walkScrub(wrap(k, v), ctx);
+    if (w.verdicts?.length) (r as Scrubbed).verdicts = [...((r as Scrubbed).verdicts ?? []), ...w.verdicts];
     r.redactions += w.redactions;
     r.masks += w.masks;
     for (const kind of w.kinds) r.kinds.add(kind);
@@ -817,12 +914,14 @@ function scrubChunked(value: object, ctx: ScrubContext): Scrubbed {
 }
 
 function walkScrub(value: unknown, ctx: ScrubContext): Scrubbed {
-  const c = new Collector();
+  const c = new Collector(ctx);
   const root = c.build(value);
   const texts = c.texts.slice();
   const { redactions, masks, kinds } = scrubSlots(texts, c.flags, ctx, false);
   const changed = redactions > 0 || masks > 0;
-  return { value: changed ? c.rebuild(root, texts) : value, redactions, masks, kinds };
+  const out: Scrubbed = { value: changed ? c.rebuild(root, texts) : value, redactions, masks, kinds };
+  if (c.verdicts.length > 0) out.verdicts = c.verdicts;
+  return out;
 }
 
 /**
@@ -843,7 +942,8 @@ export function scrubJsonText(json: string, ctx: ScrubContext): ScrubResult {
  */
 export function scrubSerialised(value: object, ctx: ScrubContext): ScrubResult {
   const r = scrubChunked(value, ctx);
-  return { value: r.value, redactions: r.redactions, masks: r.masks, blocked: blockedOf(ctx, r.kinds) };
+  const blocked = blockedFrom(ctx, r);
+  return { value: r.value, redactions: r.redactions, masks: r.masks, blocked };
 }
 
 export function scrubText(text: string, ctx: ScrubContext): ScrubResult<string> {

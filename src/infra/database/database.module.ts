@@ -3,7 +3,8 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { LOGGER, PRISMA } from '../../modules/tokens';
+import { LOGGER } from '../logging/logging.tokens';
+import { PRISMA } from './database.tokens';
 import { openDatabase, type Database } from './database';
 
 export const DATABASE = Symbol('DATABASE');

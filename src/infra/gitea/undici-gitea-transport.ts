@@ -9,6 +9,7 @@ import {
   type GiteaResponse,
   type GiteaTransport,
 } from '../../core/ports';
+import { isTextContentType } from '../../core/envelope/envelope';
 
 export type UndiciTransportOptions = {
   /** GITEA_URL, possibly with a sub path (https://host/gitea). */
@@ -38,7 +39,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
   async send(
     request: GiteaRequest,
     identity: CallIdentity,
-    limits: { timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal },
+    limits: { timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal; maxTextBytes?: number },
   ): Promise<GiteaResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json, */*;q=0.5',
@@ -86,7 +87,13 @@ export class UndiciGiteaTransport implements GiteaTransport {
           path = response.redirectTo;
           continue;
         }
-        return { status: response.status, headers: response.headers, body: response.body };
+        const out: GiteaResponse = {
+          status: response.status,
+          headers: response.headers,
+          body: response.body,
+        };
+        if (response.cut) out.cut = response.cut;
+        return out;
       }
     } catch (error) {
       throw toTransportError(error, limits.timeoutMs, deadline.expired);
@@ -106,7 +113,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
     method: GiteaRequest['method'],
     headers: Record<string, string>,
     body: Buffer | string | undefined,
-    limits: { timeoutMs: number; maxBodyBytes: number },
+    limits: { timeoutMs: number; maxBodyBytes: number; maxTextBytes?: number },
     deadline: { expired: boolean; abort: ((err: Error) => void) | null },
     follow: (location: string) => string | null,
   ): Promise<{
@@ -114,6 +121,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
     headers: Record<string, string>;
     body: Uint8Array;
     redirectTo: string | null;
+    cut?: { receivedBytes: number; totalBytes: number | null };
   }> {
     return new Promise((resolve, reject) => {
       let status = 0;
@@ -123,6 +131,21 @@ export class UndiciGiteaTransport implements GiteaTransport {
       let total = 0;
       let abort: ((err: Error) => void) | null = null;
       let settled = false;
+      // Text and JSON bodies stop at maxTextBytes: what came is returned and the rest not downloaded.
+      let textLimit = Infinity;
+      let declaredLength: number | null = null;
+      const finish = (cut?: { receivedBytes: number; totalBytes: number | null }) => {
+        if (settled) return;
+        settled = true;
+        deadline.abort = null;
+        const out = new Uint8Array(total);
+        let offset = 0;
+        for (const c of chunks) {
+          out.set(c, offset);
+          offset += c.length;
+        }
+        resolve({ status, headers: flat, body: out, redirectTo, ...(cut ? { cut } : {}) });
+      };
       const fail = (err: Error) => {
         if (settled) return;
         settled = true;
@@ -155,7 +178,12 @@ export class UndiciGiteaTransport implements GiteaTransport {
             if (redirectTo !== null) return true; // body read and dropped below, connection kept
           }
           const declared = Number(flat['content-length'] ?? NaN);
-          if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
+          if (Number.isFinite(declared)) declaredLength = declared;
+          if (limits.maxTextBytes !== undefined && isTextContentType(flat['content-type']))
+            textLimit = limits.maxTextBytes;
+          if (Number.isFinite(declared) && declared > limits.maxBodyBytes && declared > textLimit) {
+            // A text body that large is read up to the text limit below; anything else is refused.
+          } else if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
             stop(
               new TransportError(
                 'payload_too_large',
@@ -167,7 +195,16 @@ export class UndiciGiteaTransport implements GiteaTransport {
           return true;
         },
         onData: (chunk: Buffer) => {
-          if (redirectTo !== null) return true;
+          if (redirectTo !== null || settled) return true;
+          if (total + chunk.length > textLimit) {
+            const keep = textLimit - total;
+            if (keep > 0) chunks.push(chunk.subarray(0, keep));
+            total += Math.max(0, keep);
+            finish({ receivedBytes: total, totalBytes: declaredLength });
+            // The rest is not downloaded: the connection is torn down (its error is then ignored).
+            abort?.(new TransportError('payload_too_large', 'text body cut at MAX_TEXT_BODY_BYTES'));
+            return false;
+          }
           total += chunk.length;
           if (total > limits.maxBodyBytes) {
             stop(
@@ -181,18 +218,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
           chunks.push(chunk);
           return true;
         },
-        onComplete: () => {
-          if (settled) return;
-          settled = true;
-          deadline.abort = null;
-          const out = new Uint8Array(total);
-          let offset = 0;
-          for (const c of chunks) {
-            out.set(c, offset);
-            offset += c.length;
-          }
-          resolve({ status, headers: flat, body: out, redirectTo });
-        },
+        onComplete: () => finish(),
         onError: (err: Error) => fail(err),
       } as unknown as Dispatcher.DispatchHandler;
       this.agent.dispatch(

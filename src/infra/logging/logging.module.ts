@@ -3,7 +3,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { LOGGER } from '../../modules/tokens';
+import { LOGGER } from './logging.tokens';
 import { createLogger } from './logger';
 
 @Global()

@@ -3,7 +3,8 @@
 import { Global, Inject, Module, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { JOB_QUEUE, LOGGER } from '../../modules/tokens';
+import { LOGGER } from '../logging/logging.tokens';
+import { JOB_QUEUE } from './queue.tokens';
 import { createJobQueue } from './create-job-queue';
 import type { JobQueue } from './job-queue';
 

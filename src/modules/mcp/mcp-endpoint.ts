@@ -177,6 +177,10 @@ export class McpEndpoint {
         authInfo: toAuthInfo(context),
         parsedBody: parsed,
       });
+      if (context.quotaRefusal) {
+        await response.body?.cancel().catch(() => undefined);
+        return this.quotaExceeded(res, message, context.quotaRefusal);
+      }
       await sendWebResponse(res, response, {});
     } finally {
       res.off('close', onClose);
@@ -245,8 +249,10 @@ export class McpEndpoint {
     if (release === false) return;
     try {
       const fast = await this.options.protocol.serveLegacyFast(message, context);
+      if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
       if (fast !== null) return this.writeLegacy(req, res, fast);
       const response = await transport.request(parsed as { id: JsonRpcId }, toAuthInfo(context));
+      if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
       this.writeLegacy(req, res, response);
     } finally {
       release?.();
@@ -392,6 +398,26 @@ export class McpEndpoint {
       outcome.reply.as === 'http' ? outcome.reply : { ...refusal.http!, message: refusal.message };
     res.setHeader('retry-after', String(reply.retryAfterSeconds));
     this.reject(res, reply.httpStatus, message.id, SERVER_ERROR, reply.message, reason);
+  }
+
+  /** An org quota refused the tools/call (already audited by the call path): 429 with Retry-After. */
+  private quotaExceeded(
+    res: ServerResponse,
+    message: InboundMessage,
+    refusal: NonNullable<ExchangeContext['quotaRefusal']>,
+  ): void {
+    res.setHeader('retry-after', String(refusal.retryAfterSeconds));
+    this.options.metrics.rejections.inc({ reason: 'org_quota' });
+    res.statusCode = 429;
+    res.setHeader('content-type', 'application/json');
+    res.end(
+      errorBody(
+        message.kind === 'request' ? message.id : null,
+        SERVER_ERROR,
+        `Too Many Requests: ${refusal.message}`,
+        refusal.data,
+      ),
+    );
   }
 
   private writeLegacy(req: Req, res: ServerResponse, response: Record<string, unknown> | string): void {

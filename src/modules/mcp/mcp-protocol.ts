@@ -34,6 +34,8 @@ export type ExchangeContext = {
   protocolVersion: string;
   /** Epoch ms by which a tool call must have answered. */
   deadline: number;
+  /** Set by tools/call when an org quota refused it: the endpoint answers HTTP 429 (issue 14). */
+  quotaRefusal?: { retryAfterSeconds: number; message: string; data: Record<string, unknown> };
 };
 
 export type McpProtocolOptions = {
@@ -177,6 +179,9 @@ export class McpProtocol {
       {
         capabilities: { tools: { listChanged: false } },
         ...(supportedProtocolVersions ? { supportedProtocolVersions } : {}),
+        ...(this.options.toolService.instructions
+          ? { instructions: this.options.toolService.instructions() }
+          : {}),
       },
     );
     server.setRequestHandler('tools/list', async () => this.toolsList() as never);
@@ -193,6 +198,8 @@ export class McpProtocol {
     this.finish(outcome, context);
     if (outcome.reply.as === 'unknown_tool')
       throw new ProtocolError(INVALID_PARAMS, outcome.reply.message.slice(0, 200));
+    // An org quota (the call path's own 429): the endpoint answers it at the HTTP level.
+    if (outcome.reply.as === 'http') context.quotaRefusal = quotaReply(outcome);
     return resultOf(outcome);
   }
 
@@ -328,4 +335,20 @@ async function withDeadline<T>(call: Promise<T>, deadline: number): Promise<T | 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The HTTP answer of an outcome refused with reply `http` inside the call path (org quotas). */
+function quotaReply(outcome: ToolCallOutcome): NonNullable<ExchangeContext['quotaRefusal']> {
+  const reply = outcome.reply as Extract<ToolCallOutcome['reply'], { as: 'http' }>;
+  let details: unknown = null;
+  try {
+    details = (JSON.parse(outcome.text) as { error?: { details?: unknown } }).error?.details ?? null;
+  } catch {
+    // our own error text is JSON; a failure here only drops the details
+  }
+  return {
+    retryAfterSeconds: reply.retryAfterSeconds,
+    message: reply.message,
+    data: { kind: outcome.kind, ...(isPlainObject(details) ? details : {}) },
+  };
 }

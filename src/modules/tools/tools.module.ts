@@ -7,8 +7,18 @@ import type { AuditSink, GiteaTransport, PolicyProvider } from '../../core/ports
 import { loadSpec } from '../../core/catalogue/spec-loader';
 import { createToolService, type ToolService } from '../../core/executor/tool-service';
 import { GlobalPolicyProvider } from '../../core/policy/global-policy';
+import { OrgPolicyProvider, type OrgPolicySource } from '../../core/policy/org-policy-provider';
+import type { QuotaCounter } from '../../core/policy/quota';
 import { UndiciGiteaTransport } from '../../infra/gitea/undici-gitea-transport';
-import { AUDIT_SINK, GITEA_TRANSPORT, LOGGER, POLICY_PROVIDER, TOOL_SERVICE } from '../tokens';
+import {
+  AUDIT_SINK,
+  GITEA_TRANSPORT,
+  LOGGER,
+  POLICY_PROVIDER,
+  POLICY_SOURCE,
+  QUOTA_COUNTER,
+  TOOL_SERVICE,
+} from '../tokens';
 import { resolveResultScrubber } from './result-scrubber.provider';
 
 const noopAuditSink: AuditSink = { record: () => undefined };
@@ -32,13 +42,24 @@ class TransportCloser implements OnApplicationShutdown {
         new UndiciGiteaTransport({ baseUrl: config.gitea.url }),
     },
     {
+      // Org policies when the policy module is composed (it needs the database), else the global one.
       provide: POLICY_PROVIDER,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): PolicyProvider =>
-        new GlobalPolicyProvider({
-          disabledTools: config.tools.disabledTools,
-          detectionMode: config.secrets.detectionMode,
-        }),
+      inject: [APP_CONFIG, { token: POLICY_SOURCE, optional: true }],
+      useFactory: (config: AppConfig, source?: OrgPolicySource): PolicyProvider =>
+        source
+          ? new OrgPolicyProvider(
+              {
+                disabledTools: config.tools.disabledTools,
+                toolsets: config.tools.toolsets,
+                readOnly: config.tools.readOnly,
+                detectionMode: config.secrets.detectionMode,
+              },
+              source,
+            )
+          : new GlobalPolicyProvider({
+              disabledTools: config.tools.disabledTools,
+              detectionMode: config.secrets.detectionMode,
+            }),
     },
     {
       provide: TOOL_SERVICE,
@@ -48,6 +69,7 @@ class TransportCloser implements OnApplicationShutdown {
         POLICY_PROVIDER,
         { token: AUDIT_SINK, optional: true },
         { token: LOGGER, optional: true },
+        { token: QUOTA_COUNTER, optional: true },
       ],
       useFactory: async (
         config: AppConfig,
@@ -55,6 +77,7 @@ class TransportCloser implements OnApplicationShutdown {
         policy: PolicyProvider,
         audit?: AuditSink,
         logger?: Logger,
+        quotas?: QuotaCounter,
       ): Promise<ToolService> => {
         const warn = (message: string) =>
           logger ? logger.warn({ component: 'tools' }, message) : console.warn(`[tools] ${message}`);
@@ -72,13 +95,18 @@ class TransportCloser implements OnApplicationShutdown {
               (s): s is string => typeof s === 'string' && s.length > 0,
             ),
             timeoutMs: config.gitea.timeoutMs,
+            // Continuation cursors are signed with a key derived from ENCRYPTION_KEY, so every
+            // replica accepts the others' cursors; without one, each process has its own key.
+            cursorSecret: config.secrets.encryptionKey,
+            hygieneFileContents: config.tools.hygieneFileContents ?? 'flag',
           },
           {
             transport,
             policy,
             audit: audit ?? noopAuditSink,
             clock: { now: () => Date.now() },
-            scrubber: resolveResultScrubber(),
+            scrubber: resolveResultScrubber(config),
+            ...(quotas ? { quotas } : {}),
             warn,
           },
         );

@@ -80,6 +80,9 @@ describe('MCP endpoint across protocol versions and SDK lines', () => {
         const tools = await client.listTools();
         expect(tools.length).toBeGreaterThan(0);
         expect(tools.length).toBeLessThan(10);
+        // The server's instructions tell the agent how the four tools fit together (issue 17).
+        for (const name of ['gitea_search_tools', 'gitea_describe_tool', 'gitea_call_tool', 'next_cursor'])
+          expect(client.instructions).toContain(name);
         const found = envelope(await client.callTool('gitea_search_tools', { query: 'which user am I' }));
         expect(JSON.stringify(found)).toContain('userGetCurrent');
       } finally {

@@ -23,7 +23,14 @@ describe('ToolService against the Gitea simulator', () => {
   const service = (tools: Partial<AppConfig['tools']> = {}, timeoutMs = 5000) =>
     createToolService(
       catalogue,
-      { tools: { ...baseTools, ...tools }, secrets: { detectionMode: 'mask' }, exactSecrets: [], timeoutMs },
+      {
+        tools: { ...baseTools, ...tools },
+        secrets: { detectionMode: 'mask' },
+        exactSecrets: [],
+        timeoutMs,
+        // One key for every service built here, as replicas sharing ENCRYPTION_KEY have.
+        cursorSecret: 'e2e-cursor-key',
+      },
       {
         transport,
         policy: new GlobalPolicyProvider({ disabledTools: tools.disabledTools ?? [], detectionMode: 'mask' }),
@@ -88,7 +95,24 @@ describe('ToolService against the Gitea simulator', () => {
   it('paginated list: envelope pagination from Link and X-Total-Count', async () => {
     const r = await call('repoListBranches', { owner: 'acme', repo: 'widgets', page: 1, limit: 1 });
     expect(r.json.data).toHaveLength(1);
-    expect(r.json.pagination).toEqual({ page: 1, limit: 1, total_count: 3, next_page: 2, last_page: 3 });
+    expect(r.json.pagination).toEqual({
+      page: 1,
+      limit: 1,
+      total_count: 3,
+      next_page: 2,
+      last_page: 3,
+      next_cursor: expect.any(String),
+    });
+    // The cursor alone walks the rest of the list against the simulator (issue 17).
+    const names = [r.json.data[0].name];
+    let next = r.json.pagination.next_cursor as string | undefined;
+    while (next) {
+      const page = await call('repoListBranches', { cursor: next });
+      names.push(...page.json.data.map((b: { name: string }) => b.name));
+      next = page.json.pagination.next_cursor;
+    }
+    expect(names).toHaveLength(3);
+    expect(new Set(names).size).toBe(3);
   });
 
   it('404 and 422 become error kinds with Gitea messages', async () => {

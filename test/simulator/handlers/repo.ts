@@ -289,7 +289,23 @@ const MIME: Record<string, string> = {
   bin: 'application/octet-stream',
 };
 
-const rawFile: Handler = (ctx) => {
+/**
+ * Gitea's content sniffing for raw files: Go's http.DetectContentType names UTF-16 by its BOM,
+ * calls bytes with a NUL (and no BOM) binary, and Gitea adds the charset it detects for text.
+ */
+function sniffTextType(data: Buffer): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return 'text/plain; charset=utf-16le';
+  if (data[0] === 0xfe && data[1] === 0xff) return 'text/plain; charset=utf-16be';
+  if (data.includes(0)) return 'application/octet-stream';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return 'text/plain; charset=utf-8';
+  } catch {
+    return 'text/plain; charset=iso-8859-1';
+  }
+}
+
+const rawFile: Handler = (ctx): Reply => {
   const { repo } = loadRepo(ctx);
   let path = checkPath(ctx.params.filepath ?? '');
   let commit = ctx.query.get('ref') ? resolveRef(repo, ctx.query.get('ref')) : undefined;
@@ -311,12 +327,31 @@ const rawFile: Handler = (ctx) => {
   const data = commit?.tree.get(path);
   if (!data) throw notFound('object does not exist');
   const ext = path.split('.').pop()?.toLowerCase() ?? '';
-  const text = !data.includes(0);
+  // Gitea serves raw files through Go's http.ServeContent: one "bytes=a-b" range gives 206.
+  const range = /^bytes=(\d+)-(\d*)$/.exec(String(ctx.req.headers.range ?? ''));
+  if (range) {
+    const start = Number(range[1]);
+    const end = Math.min(data.length - 1, range[2] ? Number(range[2]) : data.length - 1);
+    if (start >= data.length || end < start)
+      return {
+        status: 416,
+        raw: Buffer.from('invalid range: failed to overlap\n'),
+        contentType: 'text/plain; charset=utf-8',
+        headers: { 'Content-Range': `bytes */${data.length}` },
+      };
+    return {
+      status: 206,
+      raw: data.subarray(start, end + 1),
+      contentType: MIME[ext] ?? sniffTextType(data),
+      headers: { 'Content-Range': `bytes ${start}-${end}/${data.length}`, 'Accept-Ranges': 'bytes' },
+    };
+  }
   return {
     status: 200,
     raw: data,
-    contentType: MIME[ext] ?? (text ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
+    contentType: MIME[ext] ?? sniffTextType(data),
     headers: {
+      'Accept-Ranges': 'bytes',
       'Content-Disposition': `inline; filename="${path.split('/').pop()}"`,
       'Cache-Control': 'private, max-age=300',
       ETag: `"${blobSha(data)}"`,

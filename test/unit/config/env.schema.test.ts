@@ -50,11 +50,16 @@ describe('parseConfig', () => {
       maxResponseItems: 100,
       maxResponseChars: 100000,
       maxBinaryBytes: 1048576,
+      hygieneFileContents: 'flag',
+      maxTextBodyBytes: 400000,
     });
     expect(config.secrets).toEqual({
       detectionMode: 'mask',
       encryptionKey: null,
       previousEncryptionKeys: [],
+      scanArchives: 'scan',
+      archiveMaxBytes: 33554432,
+      archiveMaxMembers: 10000,
     });
     expect(config.gitea).toMatchObject({
       oauthAdminScopes: false,
@@ -166,6 +171,7 @@ describe('parseConfig', () => {
     const sensitive = ENV_VARS.filter((v) => v.sensitive).map((v) => v.name);
     expect(sensitive.sort()).toEqual(
       [
+        'ADMIN_TOKEN',
         'DATABASE_URL',
         'ENCRYPTION_KEY',
         'ENCRYPTION_KEYS_PREVIOUS',

@@ -15,6 +15,7 @@ const catalogue = buildCatalogue(spec, { maxBinaryBytes: 1 << 20 });
 /** A sample value satisfying a JSON schema (every property filled, so bodies are exercised fully). */
 function sample(schema: any, name = '', depth = 0): unknown {
   if (schema.enum) return schema.enum[0];
+  if (Array.isArray(schema.examples)) return schema.examples[0];
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'string':

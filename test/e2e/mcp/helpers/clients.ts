@@ -13,6 +13,8 @@ export type McpClient = {
   line: Line;
   version: string | undefined;
   sessionId: string | undefined;
+  /** The server's `instructions` from initialize (or discovery, on 2026-07-28). */
+  instructions: string | undefined;
   listTools(): Promise<Array<{ name: string; inputSchema: unknown }>>;
   callTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<ToolResult>;
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export async function connect(
       line,
       version: transport.protocolVersion,
       sessionId: transport.sessionId,
+      instructions: client.getInstructions(),
       listTools: async () =>
         (await client.listTools()).tools as Array<{ name: string; inputSchema: unknown }>,
       callTool: async (name, args, meta) =>
@@ -80,6 +83,7 @@ export async function connect(
     line,
     version: client.getNegotiatedProtocolVersion(),
     sessionId: transport.sessionId,
+    instructions: client.getInstructions(),
     listTools: async () => (await client.listTools()).tools as Array<{ name: string; inputSchema: unknown }>,
     callTool: async (name, args, meta) =>
       (await client.callTool({

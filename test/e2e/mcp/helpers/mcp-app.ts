@@ -41,12 +41,12 @@ export function testConfig(
 
 export async function startMcpApp(
   config: AppConfig,
-  options: { bodyParser?: boolean; full?: boolean; recordAudit?: boolean } = {},
+  options: { bodyParser?: boolean; full?: boolean; recordAudit?: boolean; entry?: string } = {},
 ): Promise<McpApp> {
   const helpers = __dirname;
   const child: ChildProcess = spawn(
     process.execPath,
-    ['-r', join(helpers, 'ts-register.cjs'), join(helpers, 'app-process.ts')],
+    ['-r', join(helpers, 'ts-register.cjs'), options.entry ?? join(helpers, 'app-process.ts')],
     {
       cwd: join(helpers, '..', '..', '..', '..'),
       env: {

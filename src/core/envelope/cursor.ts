@@ -1,0 +1,86 @@
+// One continuation cursor (issue 17). A list or a long text that has more comes back with an opaque
+// `next_cursor`; calling the same tool with only `{"cursor": ...}` returns the next page with the
+// same arguments, fields and format. The cursor is signed (HMAC-SHA256), names the operation, its
+// arguments and the next position, is bound to the caller and expires, so it cannot be altered,
+// replayed by someone else, or used to reach another operation.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const CURSOR_ARG = 'cursor';
+export const CURSOR_TTL_MS = 60 * 60 * 1000;
+const MAX_CURSOR_CHARS = 8192;
+
+export type CursorState = {
+  /** The tool (operationId, or gitea_api_request) the cursor continues. */
+  tool: string;
+  /** The call's arguments as given, without fields/format/cursor, with the next page set. */
+  args: Record<string, unknown>;
+  fields: string[] | null;
+  format: 'json' | 'table';
+  /** For text: the byte offset the next page starts at. */
+  offset?: number;
+};
+
+type Payload = CursorState & { v: 1; sub: string; exp: number };
+
+export class CursorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CursorError';
+  }
+}
+
+const b64url = (b: Buffer) => b.toString('base64url');
+
+/** Who a cursor belongs to: the person and the identity they call with (a hash, never the token). */
+export function cursorSubject(identity: { subject: string; login: string; sudo: string | null }): string {
+  return createHash('sha256')
+    .update(`${identity.subject}\u0000${identity.login}\u0000${identity.sudo ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+export class CursorCodec {
+  private readonly key: Buffer;
+
+  /** `secret`: a configured key (every replica must share it); without one, a random key per process. */
+  constructor(
+    secret: string | Buffer | null,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.key = secret ? createHmac('sha256', 'aegis-cursor-v1').update(secret).digest() : randomBytes(32);
+  }
+
+  encode(state: CursorState, subject: string): string {
+    const payload: Payload = { v: 1, ...state, sub: subject, exp: this.now() + CURSOR_TTL_MS };
+    const body = b64url(Buffer.from(JSON.stringify(payload)));
+    return `${body}.${b64url(this.mac(body))}`;
+  }
+
+  /** The state of a cursor issued to this caller, or a CursorError saying why it is refused. */
+  decode(cursor: unknown, subject: string): CursorState {
+    if (typeof cursor !== 'string' || cursor.length > MAX_CURSOR_CHARS || !/^[\w-]+\.[\w-]+$/.test(cursor))
+      throw new CursorError('cursor is not one this service issued (pass next_cursor exactly as returned)');
+    const [body, mac] = cursor.split('.') as [string, string];
+    const expected = this.mac(body);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw new CursorError(
+        'cursor signature does not match: it was altered or issued by another deployment',
+      );
+    let payload: Payload;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+    } catch {
+      throw new CursorError('cursor is not one this service issued');
+    }
+    if (payload.v !== 1) throw new CursorError('cursor version is not supported');
+    if (payload.sub !== subject) throw new CursorError('cursor was issued to another caller');
+    if (!(payload.exp > this.now())) throw new CursorError('cursor has expired; repeat the original call');
+    const { tool, args, fields, format, offset } = payload;
+    return { tool, args, fields, format, ...(offset !== undefined ? { offset } : {}) };
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.key).update(body).digest();
+  }
+}

@@ -1,0 +1,102 @@
+// Untrusted-text hygiene (issue 17). Gitea-authored text can hide instructions from the person
+// reading it while the model still reads them: zero-width and other invisible characters, bidi
+// controls that reorder what is shown (Trojan Source), Unicode tag characters (invisible ASCII), and
+// HTML comments that Markdown renders as nothing. In authored text (issue and PR bodies, comments,
+// commit messages, release notes, wiki pages, titles, descriptions) they are made visible; in file
+// contents and diffs they are only counted, so files stay byte-exact unless the admin opts in.
+
+export type HygieneCounts = {
+  invisible: number;
+  bidi: number;
+  tag_characters: number;
+  html_comments: number;
+};
+
+export type HygieneMode = 'flag' | 'neutralise';
+
+// Bidi controls: embeddings, overrides, isolates, the Arabic letter mark, the implicit marks.
+const BIDI = /[\u202A-\u202E\u2066-\u2069\u061C\u200E\u200F]/g;
+// Zero-width space/joiners, word joiner, invisible operators, BOM, soft hyphen, Mongolian vowel separator.
+const INVISIBLE = /[\u200B-\u200D\u2060-\u2064\uFEFF\u00AD\u180E]/g;
+// Tag characters U+E0000..U+E007F (surrogate pairs \uDB40\uDC00-\uDB40\uDC7F).
+const TAGS = /\uDB40[\uDC00-\uDC7F]/g;
+const HTML_COMMENT = /<!--([\s\S]*?)(-->|$)/g;
+const ANY =
+  /[\u202A-\u202E\u2066-\u2069\u061C\u200E\u200F\u200B-\u200D\u2060-\u2064\uFEFF\u00AD\u180E]|\uDB40[\uDC00-\uDC7F]|<!--/;
+
+/** Keys whose string values are text people write in Gitea (Markdown, commit messages, titles). */
+export const AUTHORED_KEYS = new Set([
+  'body',
+  'title',
+  'message',
+  'description',
+  'note',
+  'content',
+  'summary',
+  'subject',
+  'label',
+  'comment',
+  'text',
+  'diff_hunk',
+  'website',
+  'location',
+]);
+
+export function emptyCounts(): HygieneCounts {
+  return { invisible: 0, bidi: 0, tag_characters: 0, html_comments: 0 };
+}
+
+const codepoint = (ch: string) => `[U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`;
+
+/** Counts (and, in neutralise mode, makes visible) the hidden parts of one string. */
+export function cleanText(text: string, counts: HygieneCounts, mode: HygieneMode): string {
+  if (!ANY.test(text)) return text;
+  const count = (re: RegExp, key: keyof HygieneCounts) => {
+    const n = text.match(re)?.length ?? 0;
+    counts[key] += n;
+    return n;
+  };
+  count(BIDI, 'bidi');
+  count(INVISIBLE, 'invisible');
+  count(TAGS, 'tag_characters');
+  count(HTML_COMMENT, 'html_comments');
+  if (mode === 'flag') return text;
+  return text
+    .replace(HTML_COMMENT, (_m, inner: string) => `[hidden HTML comment: ${inner.trim()}]`)
+    .replace(TAGS, (ch) => {
+      // A tag character mirrors ASCII: show what it spells.
+      const ascii = ch.codePointAt(0)! - 0xe0000;
+      return ascii >= 0x20 && ascii < 0x7f ? `[tag:${String.fromCharCode(ascii)}]` : codepoint(ch);
+    })
+    .replace(BIDI, codepoint)
+    .replace(INVISIBLE, codepoint);
+}
+
+/**
+ * Walks decoded JSON data: authored keys are neutralised, every other string is counted only (a
+ * login or a sha with hidden characters is worth a flag but must stay usable as an argument).
+ */
+export function cleanJson(data: unknown, counts: HygieneCounts): unknown {
+  const stack: Array<{ holder: Record<string | number, unknown>; key: string | number; authored: boolean }> =
+    [];
+  const root = { value: data };
+  stack.push({ holder: root, key: 'value', authored: false });
+  while (stack.length) {
+    const { holder, key, authored } = stack.pop()!;
+    const value = holder[key];
+    if (typeof value === 'string') {
+      holder[key] = cleanText(value, counts, authored ? 'neutralise' : 'flag');
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++)
+        stack.push({ holder: value as unknown as Record<number, unknown>, key: i, authored });
+    } else if (value && typeof value === 'object') {
+      const obj = value as Record<string, unknown>;
+      for (const k of Object.keys(obj)) stack.push({ holder: obj, key: k, authored: AUTHORED_KEYS.has(k) });
+    }
+  }
+  return root.value;
+}
+
+export function totalOf(counts: HygieneCounts): number {
+  return counts.invisible + counts.bidi + counts.tag_characters + counts.html_comments;
+}

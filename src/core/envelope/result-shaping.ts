@@ -1,0 +1,151 @@
+// What the result options do to a success envelope (issue 17), between decoding and the secret
+// layers: text pages, field selection, hygiene of untrusted text, tables, and the continuation cursor
+// (placed after the bounds, which may keep fewer items than Gitea sent).
+import { randomBytes } from 'node:crypto';
+import type { CatalogueOperation } from '../catalogue/tool-catalogue';
+import type { CallIdentity } from '../ports';
+import type { CursorCodec, CursorState } from './cursor';
+import { cursorSubject } from './cursor';
+import type { Envelope } from './envelope';
+import { selectFields } from './fields';
+import { cleanJson, cleanText, emptyCounts, totalOf, type HygieneCounts, type HygieneMode } from './hygiene';
+import { continuation, type ResultOptions } from './result-options';
+import { toTable } from './table';
+import { textPage, type TextRange } from './text-pages';
+
+/** Fields added to the ADR 0005 envelope by the result options (existing fields are unchanged). */
+export type ShapedEnvelope = Envelope & {
+  pagination?: Envelope['pagination'] & { next_cursor?: string };
+  fields?: string[];
+  fields_missing?: string[];
+  hygiene?: HygieneCounts & { action: 'neutralised' | 'counted' };
+  range?: TextRange;
+};
+
+// Room left in a text page for the envelope around it (identity, request, range, banner, cursor).
+const TEXT_PAGE_OVERHEAD = 3000;
+
+export function shapeResult(
+  envelope: Envelope,
+  ctx: {
+    op: CatalogueOperation;
+    decodedFormat: string;
+    call: { name: string; args: unknown; options: ResultOptions; offset: number | null };
+    identity: CallIdentity;
+    cursors: CursorCodec;
+    maxChars: number;
+    hygieneFiles: HygieneMode;
+  },
+): { envelope: ShapedEnvelope; finish(text: string, keptItems: number | null): string } {
+  const { options, offset } = ctx.call;
+  const subject = cursorSubject(ctx.identity);
+  const meta: Partial<ShapedEnvelope> = {};
+  let data = envelope.data;
+  let dataFormat = envelope.data_format as string | undefined;
+  const counts = emptyCounts();
+  let hygieneAction: 'neutralised' | 'counted' = 'neutralised';
+
+  if (ctx.decodedFormat === 'text' && typeof data === 'string') {
+    // File contents, diffs, logs: counted, changed only when the admin opted in; paged by bytes.
+    hygieneAction = ctx.hygieneFiles === 'neutralise' ? 'neutralised' : 'counted';
+    const budget = Math.max(1024, ctx.maxChars - TEXT_PAGE_OVERHEAD);
+    if ((offset ?? 0) > 0 || data.length > budget / 2 || JSON.stringify(data).length > budget) {
+      const page = textPage(data, offset ?? 0, budget);
+      if (page.start > 0 || page.end < page.total) {
+        const range: TextRange = { unit: 'bytes', start: page.start, end: page.end, total: page.total };
+        if (page.end < page.total) {
+          range.next_cursor = ctx.cursors.encode(
+            {
+              tool: ctx.call.name,
+              args: ctx.call.args as Record<string, unknown>,
+              fields: null,
+              format: 'json',
+              offset: page.end,
+            },
+            subject,
+          );
+          range.hint = `Bytes ${page.start}-${page.end} of ${page.total} (the page ends at a line end when one is near). Call ${ctx.call.name} with only {"cursor": range.next_cursor} for the next page.`;
+        }
+        meta.range = range;
+        data = page.text;
+      }
+    }
+    data = cleanText(data as string, counts, ctx.hygieneFiles);
+  } else if (ctx.decodedFormat === 'json' && data !== null) {
+    if (options.fields) {
+      const selected = selectFields(data, options.fields);
+      data = selected.data;
+      meta.fields = selected.kept;
+      if (selected.missing.length) meta.fields_missing = selected.missing;
+    }
+    data = cleanJson(data, counts);
+    if (options.format === 'table') {
+      const table = toTable(data, meta.fields ?? null);
+      if (table) {
+        data = table;
+        dataFormat = 'table';
+      }
+    }
+  }
+  if (totalOf(counts) > 0) meta.hygiene = { ...counts, action: hygieneAction };
+
+  // The cursor of a list: a placeholder of the right length until the bounds say how many items stay.
+  const p = envelope.pagination;
+  const pageable =
+    ctx.op.params.some((x) => x.name === 'page' && x.in === 'query') || ctx.call.name === 'gitea_api_request';
+  const listLength = Array.isArray(envelope.data) ? envelope.data.length : 0;
+  const nextState = (page: number, limit: number | null): CursorState => ({
+    tool: ctx.call.name,
+    args: withPage(ctx.call.name, ctx.call.args, page, limit),
+    fields: options.fields,
+    format: options.format,
+  });
+  let placeholder: string | null = null;
+  let pagination = p as ShapedEnvelope['pagination'];
+  if (p && p.next_page !== null && pageable && listLength > 0) {
+    const provisional = ctx.cursors.encode(nextState(p.next_page, p.limit), subject);
+    placeholder = `~cursor~${randomBytes(8).toString('hex')}`.padEnd(provisional.length + 24, '~');
+    pagination = { ...p, next_cursor: placeholder };
+  }
+
+  // Key order stays who, what, status, paging, banner, then the new metadata, then the data.
+  const shaped: ShapedEnvelope = {
+    identity: envelope.identity,
+    request: envelope.request,
+    status: envelope.status,
+    ...(pagination ? { pagination } : {}),
+    ...(envelope.headers ? { headers: envelope.headers } : {}),
+    untrusted_content: envelope.untrusted_content,
+    ...meta,
+    ...(dataFormat ? { data_format: dataFormat as Envelope['data_format'] } : {}),
+    data,
+  };
+
+  return {
+    envelope: shaped,
+    finish(text, keptItems) {
+      if (!placeholder || !p) return text;
+      const page = p.page ?? 1;
+      const limit = p.limit ?? listLength;
+      const kept = keptItems ?? listLength;
+      const next =
+        kept >= listLength ? { page: p.next_page!, limit: p.limit } : continuation(page, limit, kept);
+      const cursor = ctx.cursors.encode(nextState(next.page, next.limit), subject);
+      return text.replace(JSON.stringify(placeholder), JSON.stringify(cursor));
+    },
+  };
+}
+
+/** The call's arguments with the page (and limit) of the next request. */
+function withPage(tool: string, args: unknown, page: number, limit: number | null): Record<string, unknown> {
+  const a = { ...((args ?? {}) as Record<string, unknown>) };
+  if (tool === 'gitea_api_request') {
+    const query: Record<string, unknown> = { ...((a.query ?? {}) as Record<string, unknown>), page };
+    if (limit !== null) query.limit = limit;
+    a.query = query;
+    return a;
+  }
+  a.page = page;
+  if (limit !== null) a.limit = limit;
+  return a;
+}

@@ -1,0 +1,217 @@
+// The authentication seam of /api/admin (issue 14). An AdminAuthenticator turns one request into a
+// resolved admin principal, or says it is not its kind of credential (null), or refuses it. The
+// registry tries them in order: the bootstrap ADMIN_TOKEN here; a person's OAuth access token and
+// the console's session register themselves from their own modules (see /work/notes/seams.md).
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Ask Gitea something as the principal (their own grant); path relative to /api/v1. */
+export type GiteaAsPerson = (path: string) => Promise<{ status: number; body: unknown }>;
+
+export type AdminPrincipal = {
+  login: string;
+  isSiteAdmin: boolean;
+  /** How the request was authenticated, for audit records (admin_token, oauth, session, ...). */
+  via: string;
+  /** Gitea as this person, for the org-owner check; null for credentials without a Gitea identity. */
+  gitea: GiteaAsPerson | null;
+};
+
+export type AdminRequestView = {
+  method: string;
+  /** Header names lower-cased. */
+  headers: Record<string, string | undefined>;
+};
+
+export type AdminAuthOutcome =
+  { ok: true; principal: AdminPrincipal } | { ok: false; status: 401 | 403 | 503; message: string };
+
+export interface AdminAuthenticator {
+  /**
+   * null: this request does not carry this authenticator's kind of credential (try the next one).
+   * An authenticator of an ambient credential (a cookie) must itself refuse a change (any method
+   * but GET/HEAD) without a valid CSRF token.
+   */
+  authenticate(request: AdminRequestView): Promise<AdminAuthOutcome | null>;
+}
+
+export class AdminAuthRegistry {
+  private readonly authenticators: Array<{ name: string; authenticator: AdminAuthenticator }> = [];
+
+  register(name: string, authenticator: AdminAuthenticator): void {
+    this.authenticators.push({ name, authenticator });
+  }
+
+  names(): string[] {
+    return this.authenticators.map((a) => a.name);
+  }
+
+  async authenticate(request: AdminRequestView): Promise<AdminAuthOutcome> {
+    for (const { authenticator } of this.authenticators) {
+      const outcome = await authenticator.authenticate(request);
+      if (outcome) return outcome;
+    }
+    return {
+      ok: false,
+      status: 401,
+      message:
+        'authentication required: send Authorization: Bearer <ADMIN_TOKEN or an access token of this service>',
+    };
+  }
+}
+
+export function bearerOf(request: AdminRequestView): string | null {
+  const value = request.headers.authorization;
+  if (!value) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return match ? (match[1] as string) : null;
+}
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** The bootstrap site-admin credential from the environment; when ADMIN_TOKEN is unset it does not exist. */
+export class AdminTokenAuthenticator implements AdminAuthenticator {
+  static readonly LOGIN = 'admin-token';
+  private readonly expected: Buffer;
+
+  constructor(token: string) {
+    this.expected = digest(token);
+  }
+
+  authenticate(request: AdminRequestView): Promise<AdminAuthOutcome | null> {
+    const presented = bearerOf(request);
+    if (presented === null || !timingSafeEqual(digest(presented), this.expected))
+      return Promise.resolve(null);
+    return Promise.resolve({
+      ok: true,
+      principal: { login: AdminTokenAuthenticator.LOGIN, isSiteAdmin: true, via: 'admin_token', gitea: null },
+    });
+  }
+}
+
+/** Gitea as a person holding `token` (sent only to the configured Gitea origin, never logged). */
+export function giteaAsToken(giteaUrl: string, token: string, timeoutMs: number): GiteaAsPerson {
+  const base = giteaUrl.replace(/\/+$/, '');
+  return async (path) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const response = await fetch(`${base}/api/v1${path}`, {
+        headers: { authorization: `token ${token}`, accept: 'application/json' },
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/**
+ * Who may manage an org's policy: site admins every org; a person their org when they are in its
+ * Owners team (Gitea's `is_owner`), asked with their own grant and remembered for `ttlMs`.
+ */
+export class OrgOwnership {
+  private readonly cache = new Map<string, { owner: boolean; until: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async canManage(
+    principal: AdminPrincipal,
+    org: string,
+  ): Promise<
+    { ok: true; role: 'site_admin' | 'org_owner' } | { ok: false; status: 403 | 503; message: string }
+  > {
+    if (principal.isSiteAdmin) return { ok: true, role: 'site_admin' };
+    const owner = await this.isOwner(principal, org);
+    if (owner === null)
+      return {
+        ok: false,
+        status: 503,
+        message: `could not ask Gitea whether ${principal.login} owns ${org}; try again`,
+      };
+    if (!owner)
+      return {
+        ok: false,
+        status: 403,
+        message: `${principal.login} is not an owner of organization ${org} (only its Owners team and site admins manage its policy)`,
+      };
+    return { ok: true, role: 'org_owner' };
+  }
+
+  /** true/false from Gitea, null when Gitea could not answer. */
+  async isOwner(principal: AdminPrincipal, org: string): Promise<boolean | null> {
+    if (!principal.gitea) return false;
+    const key = `${principal.via}\u0000${principal.login.toLowerCase()}\u0000${org.toLowerCase()}`;
+    const cached = this.cache.get(key);
+    const now = this.now();
+    if (cached && cached.until > now) return cached.owner;
+    let answer: { status: number; body: unknown };
+    try {
+      answer = await principal.gitea(
+        `/users/${encodeURIComponent(principal.login)}/orgs/${encodeURIComponent(org)}/permissions`,
+      );
+    } catch {
+      return null;
+    }
+    let owner: boolean;
+    if (answer.status === 200) owner = (answer.body as { is_owner?: unknown } | null)?.is_owner === true;
+    else if (answer.status === 403 || answer.status === 404) owner = false;
+    else return null;
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(key, { owner, until: now + this.ttlMs });
+    return owner;
+  }
+}
+
+/** What this authenticator needs of the /mcp identity resolver (src/modules/auth/identity-resolver.ts). */
+export type BearerIdentityResolver = {
+  authenticate(
+    authorization: string | undefined,
+  ): Promise<
+    | { ok: true; identity: { login: string; isSiteAdmin: boolean; mode: string; token: string } }
+    | { ok: false; status: number; message: string }
+  >;
+};
+
+/**
+ * A person's OAuth access token of this service (issue 13): resolved by the same resolver as /mcp,
+ * accepted only for identities of mode "oauth" (the static MCP_BEARER_TOKEN is no admin
+ * credential). Gitea is asked as the person with their own Gitea grant, never the service token.
+ */
+export class OAuthAdminAuthenticator implements AdminAuthenticator {
+  constructor(
+    private readonly resolver: BearerIdentityResolver,
+    private readonly giteaUrl: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async authenticate(request: AdminRequestView): Promise<AdminAuthOutcome | null> {
+    if (bearerOf(request) === null) return null;
+    const result = await this.resolver.authenticate(request.headers.authorization);
+    if (!result.ok) {
+      return result.status === 503 ? { ok: false, status: 503, message: result.message } : null;
+    }
+    const { identity } = result;
+    if (identity.mode !== 'oauth') return null;
+    return {
+      ok: true,
+      principal: {
+        login: identity.login,
+        isSiteAdmin: identity.isSiteAdmin,
+        via: 'oauth',
+        gitea: identity.token ? giteaAsToken(this.giteaUrl, identity.token, this.timeoutMs) : null,
+      },
+    };
+  }
+}
