@@ -18,7 +18,7 @@ describeEachDatabase('Gitea grant store', (target) => {
     db = await target.open();
     await db.migrate();
     world = await grantWorld(db, key);
-  });
+  }, 60_000);
   afterAll(async () => {
     await world?.close();
     await db?.dispose();

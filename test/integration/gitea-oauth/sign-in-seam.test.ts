@@ -35,7 +35,7 @@ describeEachDatabase('Gitea sign-in seam', (target) => {
       endpoint: world.endpoint,
       states,
     });
-  });
+  }, 60_000);
   afterAll(async () => {
     await world?.close();
     await db?.dispose();
