@@ -115,6 +115,7 @@ export function shapeResult(
     status: envelope.status,
     ...(pagination ? { pagination } : {}),
     ...(envelope.headers ? { headers: envelope.headers } : {}),
+    ...(envelope.body_cut ? { body_cut: envelope.body_cut } : {}),
     untrusted_content: envelope.untrusted_content,
     ...meta,
     ...(dataFormat ? { data_format: dataFormat as Envelope['data_format'] } : {}),
