@@ -14,11 +14,12 @@ import { AuditModule } from './modules/audit/audit.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { GiteaOAuthModule } from './modules/gitea-oauth/gitea-oauth.module';
 import { PolicyModule } from './modules/policy/policy.module';
+import { ConsoleModule } from './modules/console/console.module';
 
 type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
 // Feature modules, one line each (e.g. ToolsModule, McpModule, AuditModule).
-export const FEATURE_MODULES: ModuleImport[] = [AuditModule, PolicyModule, McpModule, GiteaOAuthModule];
+export const FEATURE_MODULES: ModuleImport[] = [AuditModule, PolicyModule, McpModule, GiteaOAuthModule, ConsoleModule];
 
 export type AppModuleOptions = {
   /** A ready configuration; when absent, @nestjs/config validates process.env at boot. */
