@@ -1,11 +1,11 @@
 // Who is signed in, from the service's session endpoint (never a token: the cookie is httpOnly).
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { setCsrfToken } from './api/client';
+import { api, setCsrfToken } from './api/client';
 
 export type Session = {
   login: string;
   isSiteAdmin: boolean;
-  /** Organisations whose Owners team the person is in (from Gitea at sign-in). */
+  /** Organisations the person may govern (GET /api/admin/orgs, from Gitea's Owners teams). */
   ownedOrgs: string[];
   csrfToken: string;
   expiresAt: string;
@@ -35,16 +35,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const load = useCallback(async () => {
     try {
       const response = await fetch('/admin/auth/session', { credentials: 'same-origin' });
-      // 401: no session. 404: this service has no console sign-in (yet): nobody can be signed in.
-      if (response.status === 401 || response.status === 404) {
+      if (response.status === 401) {
         setCsrfToken(null);
         setCurrent({ state: 'signed_out' });
         return;
       }
       if (!response.ok) throw new Error(`the service answered ${response.status}`);
-      const session = (await response.json()) as Session;
+      const session = (await response.json()) as Omit<Session, 'ownedOrgs'>;
       setCsrfToken(session.csrfToken);
-      setCurrent({ state: 'signed_in', session });
+      let ownedOrgs: string[] = [];
+      if (!session.isSiteAdmin) {
+        // The admin API says which orgs this person governs; a refusal means none.
+        const orgs = await api.GET('/api/admin/orgs').catch(() => null);
+        ownedOrgs = orgs?.data?.orgs.map((o) => o.org) ?? [];
+      }
+      setCurrent({ state: 'signed_in', session: { ...session, ownedOrgs } });
     } catch (error) {
       setCurrent({ state: 'error', message: error instanceof Error ? error.message : String(error) });
     }
