@@ -1,14 +1,28 @@
 // The admin console (issue 15): the React app in web/, built to web/dist, served under /admin,
 // and its server-side sessions (/admin/auth/*). The session controller is listed first so its
-// routes win over the page fallback.
-import { Module } from '@nestjs/common';
-import { PRISMA } from '../tokens';
+// routes win over the page fallback. Sign-in goes through the service's Gitea OAuth2 application
+// (GiteaOAuthModule, purpose 'console'); without one, /admin/auth/sign-in says so.
+import { Inject, Module, Optional, type OnModuleInit } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import {
+  CONSOLE_SESSION_LIFETIME_MS,
+  consoleCookie,
+  setCookieHeader,
+} from '../../core/console/console-session';
 import { ConsoleSessionStore, type SessionDb } from '../../infra/console/console-session.store';
+import { GiteaOAuthModule } from '../gitea-oauth/gitea-oauth.module';
+import { GITEA_BROWSER_SIGN_IN } from '../gitea-oauth/gitea-oauth.tokens';
+import type { GiteaBrowserSignIn } from '../gitea-oauth/gitea-sign-in';
+import { PRISMA } from '../tokens';
 import { ConsoleController } from './console.controller';
 import { ConsoleSessionController } from './console-session.controller';
-import { CONSOLE_SESSIONS } from './console.tokens';
+import { CONSOLE_SESSIONS, CONSOLE_SIGN_IN, type ConsoleSignIn } from './console.tokens';
+
+export const CONSOLE_PURPOSE = 'console';
 
 @Module({
+  imports: [GiteaOAuthModule],
   controllers: [ConsoleSessionController, ConsoleController],
   providers: [
     {
@@ -16,7 +30,46 @@ import { CONSOLE_SESSIONS } from './console.tokens';
       inject: [PRISMA],
       useFactory: (prisma: SessionDb) => new ConsoleSessionStore(prisma),
     },
+    {
+      provide: CONSOLE_SIGN_IN,
+      inject: [GITEA_BROWSER_SIGN_IN],
+      useFactory: (browser: GiteaBrowserSignIn | null): ConsoleSignIn | null =>
+        browser
+          ? {
+              // The console reads (policies, audit, grants) as the person: read access is enough.
+              start: (req, res) =>
+                browser.start(req as never, res as never, { purpose: CONSOLE_PURPOSE, access: 'read' }),
+            }
+          : null,
+    },
   ],
   exports: [CONSOLE_SESSIONS],
 })
-export class ConsoleModule {}
+export class ConsoleModule implements OnModuleInit {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONSOLE_SESSIONS) private readonly sessions: ConsoleSessionStore,
+    @Optional() @Inject(GITEA_BROWSER_SIGN_IN) private readonly browser: GiteaBrowserSignIn | null,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.browser) return;
+    const cookie = consoleCookie(this.config.server.publicUrl);
+    // Back from Gitea: a new session (never reusing one the browser brought: no fixation).
+    this.browser.onSignedIn(CONSOLE_PURPOSE, async (person, _context, _req, res) => {
+      const { id } = await this.sessions.create({
+        personId: person.personId,
+        login: person.login,
+        isSiteAdmin: person.isSiteAdmin,
+      });
+      const out = res as unknown as ServerResponse;
+      const earlier = out.getHeader('set-cookie');
+      const cookies = earlier === undefined ? [] : Array.isArray(earlier) ? earlier : [String(earlier)];
+      out.setHeader('set-cookie', [...cookies, setCookieHeader(cookie, id, CONSOLE_SESSION_LIFETIME_MS)]);
+      out.statusCode = 303;
+      out.setHeader('location', '/admin/');
+      out.setHeader('cache-control', 'no-store');
+      out.end();
+    });
+  }
+}
