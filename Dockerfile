@@ -12,7 +12,7 @@ WORKDIR /src
 # Dependencies first (cached while only sources change); postinstall generates the Prisma client
 # offline (scripts/prisma-generate.mjs).
 COPY package.json package-lock.json prisma.config.ts ./
-COPY scripts/prisma-generate.mjs scripts/
+COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
@@ -21,11 +21,14 @@ COPY src ./src
 COPY test/simulator ./test/simulator
 COPY bench ./bench
 RUN npm run build
+# The console (its own package in web/, own lock file): installed and built into web/dist.
+COPY web ./web
+RUN node scripts/console-build.mjs --force
 
 FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY scripts/prisma-generate.mjs scripts/
+COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
@@ -38,6 +41,7 @@ WORKDIR /app
 # Owned by root and not writable by the service user: the app cannot change its own code.
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
+COPY --from=build /src/web/dist ./web/dist
 COPY package.json ./
 COPY prisma/migrations ./prisma/migrations
 COPY gitea/swagger.v1.json ./gitea/swagger.v1.json

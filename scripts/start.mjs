@@ -24,6 +24,12 @@ function build() {
 
 const migrateCli = join(root, 'dist/src/cli/migrate.js');
 if (!existsSync(main) || !existsSync(migrateCli) || (demo && !existsSync(simulatorEntry))) build();
+// The console (web/ -> web/dist, served under /admin): installed and built when missing or older
+// than its sources (a no-op otherwise; skipped where web/ is absent, as in the image).
+if (!process.argv.includes('--migrate')) {
+  const result = spawnSync(process.execPath, [join(root, 'scripts/console-build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
 
 if (process.argv.includes('--migrate')) {
   const result = spawnSync(process.execPath, [migrateCli], { cwd: root, stdio: 'inherit' });
@@ -89,6 +95,7 @@ if (demo) {
         `  MCP endpoint    : ${mcpUrl}`,
         `  Bearer token    : ${bearer}`,
         `  Metrics         : ${metricsUrl}`,
+        `  Admin console   : ${base}/admin/ (Sign in with Gitea as one of the people below)`,
         `  OAuth           : on (sign in through the simulated Gitea; try ${base}/auth/gitea/connect)`,
         ...people.map(([login, role]) => `  sign in as ${login} / ${simulator.passwords[login]} (${role})`),
         '  Client config (e.g. .mcp.json):',

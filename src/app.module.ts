@@ -19,7 +19,13 @@ import { ConsoleModule } from './modules/console/console.module';
 type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
 // Feature modules, one line each (e.g. ToolsModule, McpModule, AuditModule).
-export const FEATURE_MODULES: ModuleImport[] = [AuditModule, PolicyModule, McpModule, GiteaOAuthModule, ConsoleModule];
+export const FEATURE_MODULES: ModuleImport[] = [
+  AuditModule,
+  PolicyModule,
+  McpModule,
+  GiteaOAuthModule,
+  ConsoleModule,
+];
 
 export type AppModuleOptions = {
   /** A ready configuration; when absent, @nestjs/config validates process.env at boot. */

@@ -12,9 +12,14 @@ import {
 } from '../../core/console/console-session';
 import { ConsoleSessionStore, type SessionDb } from '../../infra/console/console-session.store';
 import { GiteaOAuthModule } from '../gitea-oauth/gitea-oauth.module';
-import { GITEA_BROWSER_SIGN_IN } from '../gitea-oauth/gitea-oauth.tokens';
+import { GITEA_BROWSER_SIGN_IN, GITEA_GRANT_SERVICE } from '../gitea-oauth/gitea-oauth.tokens';
 import type { GiteaBrowserSignIn } from '../gitea-oauth/gitea-sign-in';
+import type { GiteaGrantService } from '../../core/gitea-oauth/grant-service';
+import type { AdminAuthRegistry } from '../policy/admin-auth';
+import { ADMIN_AUTH_REGISTRY } from '../policy/policy.tokens';
 import { PRISMA } from '../tokens';
+import { giteaAsGrant } from './console-gitea';
+import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleController } from './console.controller';
 import { ConsoleSessionController } from './console-session.controller';
 import { CONSOLE_SESSIONS, CONSOLE_SIGN_IN, type ConsoleSignIn } from './console.tokens';
@@ -50,9 +55,26 @@ export class ConsoleModule implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CONSOLE_SESSIONS) private readonly sessions: ConsoleSessionStore,
     @Optional() @Inject(GITEA_BROWSER_SIGN_IN) private readonly browser: GiteaBrowserSignIn | null,
+    @Optional() @Inject(GITEA_GRANT_SERVICE) private readonly grants: GiteaGrantService | null,
+    @Optional() @Inject(ADMIN_AUTH_REGISTRY) private readonly adminAuth: AdminAuthRegistry | null,
   ) {}
 
   onModuleInit(): void {
+    // The console session is an /api/admin credential (issue 14): reads with the cookie, changes
+    // only with the session's CSRF token; the org-owner check asks Gitea with the person's grant.
+    const grants = this.grants;
+    this.adminAuth?.register(
+      'session',
+      new ConsoleSessionAuthenticator(
+        this.config.server.publicUrl,
+        this.sessions,
+        grants ? giteaAsGrant(grants, this.config.gitea.url, this.config.gitea.timeoutMs) : undefined,
+      ),
+    );
+    // A person whose Gitea grant is revoked (by them, an admin, or Gitea) is signed out everywhere.
+    grants?.onRevoked((personId) => {
+      void this.sessions.endAllFor(personId).catch(() => undefined);
+    });
     if (!this.browser) return;
     const cookie = consoleCookie(this.config.server.publicUrl);
     // Back from Gitea: a new session (never reusing one the browser brought: no fixation).
