@@ -60,6 +60,7 @@ function jwt(rng: Rng): string {
 }
 
 import { FAMILY_NEGATIVE_FORMATS, FAMILY_SECRET_FORMATS } from './corpus-families';
+import { LOOKALIKE_NEGATIVE_FORMATS, LOOKALIKE_SECRET_FORMATS } from './corpus-lookalikes';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -384,7 +385,11 @@ const BASE_SECRET_FORMATS: SecretFormat[] = [
   },
 ];
 
-export const SECRET_FORMATS: SecretFormat[] = [...BASE_SECRET_FORMATS, ...FAMILY_SECRET_FORMATS];
+export const SECRET_FORMATS: SecretFormat[] = [
+  ...BASE_SECRET_FORMATS,
+  ...FAMILY_SECRET_FORMATS,
+  ...LOOKALIKE_SECRET_FORMATS,
+];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
 const BASE_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string }> = [
@@ -513,7 +518,11 @@ const BASE_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string }>
   { name: 'secret-name-field', make: () => '{"name": "DEPLOY_KEY", "created_at": "2026-10-01T10:00:00Z"}' },
 ];
 
-export const NEGATIVE_FORMATS = [...BASE_NEGATIVE_FORMATS, ...FAMILY_NEGATIVE_FORMATS];
+export const NEGATIVE_FORMATS = [
+  ...BASE_NEGATIVE_FORMATS,
+  ...FAMILY_NEGATIVE_FORMATS,
+  ...LOOKALIKE_NEGATIVE_FORMATS,
+];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */
 export type Payload = { kind: 'json'; value: unknown } | { kind: 'text'; value: string };

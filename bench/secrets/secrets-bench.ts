@@ -151,7 +151,13 @@ export type HeldOutFigure = {
   falsePositiveRate: number;
 };
 
-/** The engine as the call path applies it: a JSON body is parsed and scrubbed, a text body scanned as text. */
+/**
+ * The engine as the call path applies it: a JSON body is parsed and scrubbed, a text body scanned as
+ * text. The masked JSON is written back the way the body came (Go's encoding/json escapes <, > and &
+ * as \u003c, \u003e, \u0026, and so does the held-out corpus's payload), and an unchanged body is
+ * returned as it came: the comparison is string against string, so a re-serialisation alone must not
+ * look like a change (a `<token>` placeholder counted as masked) nor hide one.
+ */
 export function maskBody(payload: string): string {
   let value: unknown;
   try {
@@ -159,7 +165,21 @@ export function maskBody(payload: string): string {
   } catch {
     return scrubText(payload, MASK_CTX).value;
   }
-  return JSON.stringify(scrubResult(value, MASK_CTX).value);
+  const r = scrubResult(value, MASK_CTX);
+  if (r.masks === 0 && r.redactions === 0) return payload;
+  return goJsonEscape(JSON.stringify(r.value));
+}
+
+const GO_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+/** JSON text as Go's encoding/json writes it (HTML-safe escapes; outside strings these never occur). */
+export function goJsonEscape(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c]!);
 }
 
 export function scoreHeldOut(seed = 1): HeldOutFigure {

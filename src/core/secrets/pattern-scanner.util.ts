@@ -13,6 +13,7 @@ import {
   looksRandom,
 } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
+import { namesProvider, scanPortedRules } from './ported-rules.util';
 
 const SEP = '\u0000';
 
@@ -168,7 +169,7 @@ function tryInnerRule(
 // (checked harder: see KEY_NAME_DENY and strongKeyValue), `auth` as a JSON key, Authorization,
 // Bearer, and the signature of a signed URL.
 const KEYWORD_RE =
-  /p(?:ass(?:w(?:or)?d|phrase)?|wd|w(?=\\?["']?\s{0,3}[:=])|rivate[_-]?key)|s(?:ecret|haredaccesskey)|token|cred(?:ential)?s?(?![a-z])|[_.-]key(?![a-z])|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:)))|bearer|[?&](?:sig|key)=/gi;
+  /p(?:ass(?:w(?:or)?d|phrase)?|wd|w(?=\\?["']?\s{0,3}[:=])|rivate[_ -]?key)|s(?:ecret|haredaccesskey)|token|cred(?:ential)?s?(?![a-z])|[_.-]key(?![a-z])|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:|[ \t]{0,3}=)))|bearer|[?&](?:sig|key)=/gi;
 const KEYWORD_TEST_RE = new RegExp(KEYWORD_RE.source, 'i');
 /**
  * Whether an object key can start a keyword match whose value is the key's own value (`"api_key":"..."`
@@ -182,7 +183,7 @@ const KEY_SUFFIX_OK =
   /^(?:[_-]?(?:access[_-]?)?(?:key(?:[_-]?base)?|value|secret|token|string|hash(?=$)|v[0-9]|[0-9]|word|wd|phrase))?$/i;
 // Names ending in _key that are not secrets (ids, public halves, lookups).
 const KEY_NAME_DENY =
-  /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|routing|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
+  /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
 
 const SECRET_NAME_RE =
   /(?:pass(?:word|wd|phrase)?|pwd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
@@ -212,7 +213,7 @@ const ASSIGNMENT_RE =
   // eslint-disable-next-line no-control-regex
   /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\s{0,3}(?::=|=>|[:=])[ \t]{0,3}(?:\\{0,2}(["'`])([^"'`\\\r\n\u0000]{1,300})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,300}))/dy;
 const AUTH_RE =
-  /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
+  /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 const BEARER_RE = /[ \t]{1,3}([A-Za-z0-9._~+/-]{16,4096}=*)/y;
 const SIG_RE = /([A-Za-z0-9%+/=]{20,200})/y;
 const PEM_BEGIN_RE = /-----BEGIN /g;
@@ -238,6 +239,9 @@ function scan(text: string, windows: boolean): PatternMatch[] {
   scanPrivateKeyBlocks(text, out);
   scanUrlCredentials(text, out);
   scanCredentialSyntax(text, out);
+  const ported: PatternMatch[] = [];
+  scanPortedRules(text, ported);
+  for (const m of ported) out.push({ ...m, prio: 1 });
   return mergeMatches(out);
 }
 
@@ -583,6 +587,19 @@ const PGPASS_RE =
 const DEFINE_RE =
   /define\(\s{0,4}(['"])[A-Z_]{0,30}(?:PASSWORD|KEY|SALT|SECRET|TOKEN)[A-Z_]{0,30}\1\s{0,4},\s{0,4}(['"])([^'"\n\u0000]{4,256})\2/y;
 const PUTTY_RE = /Private-Lines:[ \t]{0,4}(\d{1,3})[ \t]{0,4}\r?\n/y;
+// GitHub/Gitea Actions workflow command: the value is registered as a secret to mask in the log.
+const ADD_MASK_RE = /::add-mask::([^\s"'\u0000]{4,1000})/y;
+// PowerShell: ConvertTo-SecureString "value" -AsPlainText.
+const SECURE_STRING_RE =
+  /ConvertTo-SecureString[ \t]{1,4}(?:-String[ \t]{1,4})?(\\?["'])([^"'\\\n\u0000]{4,256})\1/iy;
+// Terraform: variable "db_password" { ... default = "value" }.
+const TF_VARIABLE_RE =
+  /variable[ \t]{1,4}"([A-Za-z0-9_-]{1,64})"[ \t]{0,4}\{[^}\u0000]{0,400}?default[ \t]{0,4}=[ \t]{0,4}"([^"\n\u0000]{4,256})"/y;
+// Kubernetes / compose env lists in YAML: `- name: DB_PASSWORD` then `value: ...` on the next line.
+const YAML_VALUE_RE =
+  /value:[ \t]{0,8}(\\?["']?)([^\s"'#\\\u0000][^\n"'\\\u0000]{0,299}?)\1[ \t]*(?=\r?\n|\\[nr]|"|\u0000|$)/dy;
+// The line before: `name: X`, after indentation, a list dash, and quote or diff markers (> +).
+const YAML_NAME_LINE_RE = /^[ \t>+]*(?:-[ \t]+)?name:[ \t]*(\\?["']?)([A-Za-z0-9_.-]{1,64})\1[ \t]*\r?$/;
 
 function pushValue(
   out: Array<PatternMatch & { prio: number }>,
@@ -664,7 +681,10 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
         if (open < 8 || i - open > 64 + q.length) continue;
         const name = text.slice(open + q.length, i);
         const before = text.slice(Math.max(0, open - 8 - 2 * q.length), open);
-        if (!(before.endsWith(`${q}name${q}:`) || before.endsWith(`${q}key${q}:`)) || !namesSecret(name))
+        if (
+          !(before.endsWith(`${q}name${q}:`) || before.endsWith(`${q}key${q}:`)) ||
+          !(namesSecret(name) || namesProvider(name))
+        )
           continue;
         const from = i + anchor.length;
         const close = text.indexOf(q, from);
@@ -675,6 +695,7 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
       }
     }
   }
+  scanStructuredSyntax(text, out);
   for (let i = text.indexOf('Private-Lines:'); i >= 0; i = text.indexOf('Private-Lines:', i + 14)) {
     PUTTY_RE.lastIndex = i;
     const m = PUTTY_RE.exec(text);
@@ -694,5 +715,73 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
         prio: 2,
       });
   }
+}
+
+/**
+ * Credentials in document syntax rather than `name = value`: XML elements (`<password>x</password>`,
+ * Maven settings.xml), YAML name/value env lists, Terraform variable defaults, PowerShell secure
+ * strings, and Actions' `::add-mask::` command. Each from a literal anchor, read by bounded regexes.
+ */
+function scanStructuredSyntax(text: string, out: Array<PatternMatch & { prio: number }>): void {
+  for (let i = text.indexOf('::add-mask::'); i >= 0; i = text.indexOf('::add-mask::', i + 12)) {
+    ADD_MASK_RE.lastIndex = i;
+    const m = ADD_MASK_RE.exec(text);
+    if (m) pushValue(out, ADD_MASK_RE.lastIndex, m[1]!, 'secret-assignment');
+  }
+  for (const anchor of ['ConvertTo-SecureString', 'convertto-securestring']) {
+    for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
+      SECURE_STRING_RE.lastIndex = i;
+      const m = SECURE_STRING_RE.exec(text);
+      if (m && acceptAssignedValue(m[2]!, true))
+        pushValue(out, SECURE_STRING_RE.lastIndex - m[1]!.length, m[2]!, 'secret-assignment');
+    }
+  }
+  for (let i = text.indexOf('variable'); i >= 0; i = text.indexOf('variable', i + 8)) {
+    TF_VARIABLE_RE.lastIndex = i;
+    const m = TF_VARIABLE_RE.exec(text);
+    if (m && namesSecret(m[1]!) && acceptAssignedValue(m[2]!, true))
+      pushValue(out, TF_VARIABLE_RE.lastIndex - 1, m[2]!, 'secret-assignment');
+  }
+  // XML: every closing tag whose name names a secret, with its opening tag at most 300 characters back.
+  for (let i = text.indexOf('</'); i >= 0; i = text.indexOf('</', i + 2)) {
+    const close = text.indexOf('>', i + 2);
+    if (close < 0 || close - i > 66) continue;
+    const name = text.slice(i + 2, close);
+    if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(name) || !namesSecret(name)) continue;
+    // Searched in a bounded slice: an unbounded lastIndexOf would make repeated tags quadratic.
+    const from = Math.max(0, i - 302 - name.length);
+    const rel = text.slice(from, i).lastIndexOf(`<${name}>`);
+    if (rel < 0) continue;
+    const open = from + rel;
+    const value = text.slice(open + name.length + 2, i);
+    if (!value.includes('<') && !value.includes('\u0000') && acceptAssignedValue(value, true))
+      pushValue(out, i, value, 'secret-assignment');
+  }
+  // YAML env lists: a `value:` whose line follows a `name:` line naming a secret.
+  for (let i = text.indexOf('value:'); i >= 0; i = text.indexOf('value:', i + 6)) {
+    if (i > 0 && isWordCode(text.charCodeAt(i - 1))) continue; // secretValue:, default_value:
+    // Lines end in a newline, or in the escape \n when the YAML sits in serialised JSON.
+    const [lineStart, breakLen] = lineStartBefore(text, i);
+    if (lineStart < 2 || i - lineStart > 60 || !/^[ \t>+]*$/.test(text.slice(lineStart, i))) continue;
+    const [prevStart] = lineStartBefore(text, lineStart - breakLen);
+    if (prevStart < 0 || lineStart - prevStart > 120) continue;
+    const name = YAML_NAME_LINE_RE.exec(text.slice(prevStart, lineStart - breakLen));
+    if (!name || !namesSecret(name[2]!)) continue;
+    YAML_VALUE_RE.lastIndex = i;
+    const m = YAML_VALUE_RE.exec(text);
+    if (m && acceptAssignedValue(m[2]!, true)) pushValue(out, m.indices![2]![1], m[2]!, 'secret-assignment');
+  }
+}
+
+/** Start of the line holding `at` and the length of the break before it (1 for \n, 2 for an escaped \n). */
+function lineStartBefore(text: string, at: number): [number, number] {
+  // Bounded (callers reject lines over 120 characters): no backward scan over the whole text.
+  const min = Math.max(0, at - 200);
+  for (let j = at - 1; j >= min; j--) {
+    const c = text.charCodeAt(j);
+    if (c === 10) return [j + 1, 1];
+    if (c === 110 && j > 0 && text.charCodeAt(j - 1) === 92) return [j + 1, 2];
+  }
+  return [min === 0 ? 0 : -1, 1];
 }
 /* eslint-enable no-control-regex */

@@ -60,7 +60,11 @@ const PLACEHOLDER_RE =
 
 const DOTTED_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,60}(?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){1,8}$/;
 
-export function isPlaceholder(value: string): boolean {
+/**
+ * `dotted`: whether a dotted identifier (config.db.password) counts as a placeholder; token formats
+ * with dots (dp.pt.<random>, s.<random>) are checked with false.
+ */
+export function isPlaceholder(value: string, dotted = true): boolean {
   const v = value.trim();
   if (v.length === 0) return true;
   if (PLACEHOLDER_WORDS.has(v.toLowerCase())) return true;
@@ -69,5 +73,5 @@ export function isPlaceholder(value: string): boolean {
   for (let i = 1; i < v.length && same; i++) same = v.charCodeAt(i) === v.charCodeAt(0);
   if (same) return true;
   if (v.length > 400) return false;
-  return PLACEHOLDER_RE.test(v) || DOTTED_IDENTIFIER.test(v);
+  return PLACEHOLDER_RE.test(v) || (dotted && DOTTED_IDENTIFIER.test(v));
 }

@@ -10,6 +10,7 @@
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
 import { acceptAssignedValue, keyStartsAssignment, namesSecret, scanText } from './pattern-scanner.util';
+import { namesProvider } from './ported-rules.util';
 import {
   DEFAULT_CONTAINER_POLICY,
   driveSync,
@@ -475,7 +476,7 @@ function triggers(key: string): boolean {
   let t = keyTrigger.get(key);
   if (t === undefined) {
     if (keyTrigger.size > 4096) keyTrigger.clear();
-    t = keyStartsAssignment(key);
+    t = keyStartsAssignment(key) || namesProvider(key);
     keyTrigger.set(key, t);
   }
   return t;
@@ -485,7 +486,7 @@ function triggers(key: string): boolean {
 function siblingName(o: Record<string, unknown>): string | null {
   if (typeof o.data !== 'string' && typeof o.value !== 'string') return null;
   const n = typeof o.name === 'string' ? o.name : typeof o.key === 'string' ? o.key : null;
-  return n !== null && namesSecret(n) ? n : null;
+  return n !== null && (namesSecret(n) || namesProvider(n)) ? n : null;
 }
 
 // Shortest string any pattern can match (a URL with a one-character password: `a://:pq@`).

@@ -1,0 +1,417 @@
+// gitleaks' default rules (gitleaks-rules.generated.ts, MIT, see NOTICE) run the way gitleaks runs
+// them, a rule only where one of its keywords occurs, but without a full-text pass per rule:
+// 1. one pass of a case-insensitive Aho-Corasick automaton over the text finds every keyword;
+// 2. each hit tries only the rules of that keyword, and only near it:
+//    - 'prefix' rules (the pattern starts with a literal the keyword begins): a sticky match at the hit;
+//    - 'assign' rules (gitleaks' `name = value` pattern): only when an assignment operator follows the
+//      keyword within gitleaks' own bounds, then a sticky match from the keyword on;
+//    - 'window' rules: on a window around the hit (windows of one rule are merged).
+// A match is kept when its secret passes the rule's entropy threshold, gitleaks' global and per-rule
+// allowlists (regexes on the secret, the match or the line; stopwords), and the engine's own
+// placeholder check. Work per hit is bounded by the window, so the scan stays linear in the text.
+import {
+  GITLEAKS_GLOBAL_ALLOW,
+  GITLEAKS_RULES,
+  type PortedAllowlist,
+  type PortedRuleSource,
+} from './gitleaks-rules.generated';
+import type { PatternMatch } from './pattern-rules.util';
+import { isPlaceholder } from './placeholder.util';
+
+type Allow = { target: PortedAllowlist['target']; and: boolean; regexes: RegExp[]; stopwords: string[] };
+
+type Rule = {
+  id: string;
+  kind: string;
+  find: PortedRuleSource['find'];
+  sticky: RegExp;
+  global: RegExp;
+  group: number;
+  entropy: number;
+  allow: Allow[];
+  /** 'assign' rules: the provider name, then the value within 40 characters (prose); null: none */
+  near: RegExp | null;
+  /** the pattern's groups are markers, the secret is the whole match */
+  wholeMatch: boolean;
+  /** scan state, reset per text: where the pending window of this rule starts and ends (-1: none) */
+  ws: number;
+  we: number;
+  /** prefix rules: no new match may start before this (the end of the last one) */
+  next: number;
+};
+
+// Characters a window before a keyword may span, and after it. gitleaks' semi-generic pattern
+// allows 50 identifier characters before the keyword; values of the rules are at most a few
+// hundred characters (longer ones are extended to the next delimiter, see extendEnd).
+const WINDOW_BEFORE = 320;
+const WINDOW_AFTER = 1280;
+const MAX_EXTEND = 8192;
+/** Mask kinds are at most 40 characters (mask-format.util.ts). */
+const kindOf = (id: string): string => id.slice(0, 40).replace(/-$/, '');
+
+const compileAllow = (a: PortedAllowlist): Allow => ({
+  target: a.target,
+  and: a.and,
+  regexes: a.regexes.map((r) => new RegExp(r)),
+  stopwords: a.stopwords,
+});
+
+// gitleaks' semi-generic pattern starts with up to 50 identifier characters before the keyword; they
+// only widen the match to the left (never the secret), so the engine matches from the keyword on.
+const IDENT_PREFIX = '[\\w.\\-]{0,50}?';
+
+export const PORTED_RULES: Rule[] = GITLEAKS_RULES.map((r) => ({
+  id: r.id,
+  kind: kindOf(r.id),
+  find: r.find,
+  sticky: new RegExp(
+    r.find === 'assign' && r.regex.startsWith(IDENT_PREFIX) ? r.regex.slice(IDENT_PREFIX.length) : r.regex,
+    'dy',
+  ),
+  global: new RegExp(r.regex, 'dg'),
+  near: r.near
+    ? new RegExp(r.near.startsWith(IDENT_PREFIX) ? r.near.slice(IDENT_PREFIX.length) : r.near, 'dy')
+    : null,
+  group: r.group,
+  wholeMatch: r.regex.includes('(?<'),
+  entropy: r.entropy,
+  allow: r.allow.map(compileAllow),
+  ws: -1,
+  we: -1,
+  next: 0,
+}));
+
+const GLOBAL_ALLOW: Allow = {
+  target: 'secret',
+  and: false,
+  regexes: GITLEAKS_GLOBAL_ALLOW.regexes.map((r) => new RegExp(r)),
+  stopwords: [...GITLEAKS_GLOBAL_ALLOW.stopwords],
+};
+
+// ---- Aho-Corasick over the keywords, ASCII case-insensitive -------------------------------------
+const KEYWORDS: string[] = [];
+const RULES_OF: Rule[][] = [];
+{
+  const index = new Map<string, number>();
+  for (const rule of PORTED_RULES) {
+    for (const k of GITLEAKS_RULES.find((r) => r.id === rule.id)!.keywords) {
+      let i = index.get(k);
+      if (i === undefined) {
+        i = KEYWORDS.push(k) - 1;
+        index.set(k, i);
+        RULES_OF.push([]);
+      }
+      RULES_OF[i]!.push(rule);
+    }
+  }
+}
+const ALPHABET = 128;
+const { delta: DELTA, out: OUT, outList: OUT_LIST } = buildAutomaton(KEYWORDS);
+
+function buildAutomaton(words: string[]): { delta: Int32Array; out: Int32Array; outList: number[][] } {
+  const goto: Array<Map<number, number>> = [new Map()];
+  const outs: number[][] = [[]];
+  for (let w = 0; w < words.length; w++) {
+    let s = 0;
+    for (const ch of words[w]!) {
+      const c = ch.charCodeAt(0);
+      if (c >= ALPHABET) throw new Error(`non-ASCII keyword ${words[w]}`);
+      let t = goto[s]!.get(c);
+      if (t === undefined) {
+        t = goto.push(new Map()) - 1;
+        outs.push([]);
+        goto[s]!.set(c, t);
+      }
+      s = t;
+    }
+    outs[s]!.push(w);
+  }
+  const n = goto.length;
+  const delta = new Int32Array(n * ALPHABET);
+  const fail = new Int32Array(n);
+  const queue: number[] = [];
+  for (let c = 0; c < ALPHABET; c++) {
+    const t = goto[0]!.get(c);
+    if (t !== undefined) {
+      delta[c] = t;
+      queue.push(t);
+    }
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q]!;
+    outs[s]!.push(...outs[fail[s]!]!);
+    for (let c = 0; c < ALPHABET; c++) {
+      const t = goto[s]!.get(c);
+      if (t !== undefined) {
+        fail[t] = delta[fail[s]! * ALPHABET + c]!;
+        delta[s * ALPHABET + c] = t;
+        queue.push(t);
+      } else delta[s * ALPHABET + c] = delta[fail[s]! * ALPHABET + c]!;
+    }
+  }
+  // Upper-case letters move like their lower-case forms.
+  for (let s = 0; s < n; s++)
+    for (let c = 65; c <= 90; c++) delta[s * ALPHABET + c] = delta[s * ALPHABET + c + 32]!;
+  const out = new Int32Array(n);
+  const outList: number[][] = [];
+  for (let s = 0; s < n; s++) {
+    if (outs[s]!.length > 0) out[s] = outList.push([...new Set(outs[s])]);
+  }
+  return { delta, out, outList };
+}
+
+// ---- matching ---------------------------------------------------------------------------------
+
+/** gitleaks' shannonEntropy: over the characters of the secret, in bits. */
+export function shannonEntropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+function allowed(a: Allow, secret: string, match: string, line: () => string): boolean {
+  const target = a.target === 'match' ? match : a.target === 'line' ? line() : secret;
+  const byRegex = a.regexes.length > 0 && target !== '' && a.regexes.some((r) => r.test(target));
+  let byWord = false;
+  if (a.stopwords.length > 0) {
+    const lower = secret.toLowerCase();
+    byWord = a.stopwords.some((w) => lower.includes(w));
+  }
+  if (!a.and) return byRegex || byWord;
+  const checks: boolean[] = [];
+  if (a.regexes.length > 0) checks.push(byRegex);
+  if (a.stopwords.length > 0) checks.push(byWord);
+  return checks.length > 0 && checks.every(Boolean);
+}
+
+function lineAround(text: string, start: number, end: number): string {
+  let s = start;
+  const sMin = Math.max(0, start - 1000);
+  while (s > sMin && text.charCodeAt(s - 1) !== 10 && text.charCodeAt(s - 1) !== 0) s--;
+  let e = end;
+  const eMax = Math.min(text.length, end + 1000);
+  while (e < eMax && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== 0) e++;
+  return text.slice(s, e);
+}
+
+/** Keeps one regex match of a rule as a finding when gitleaks would report it (see the header). */
+function accept(
+  rule: Rule,
+  text: string,
+  m: RegExpExecArray,
+  offset: number,
+  out: PatternMatch[],
+  near = false,
+): boolean {
+  let g = rule.group;
+  // Named groups mark parts of a match (jwt-base64's header fields), not the secret: mask it whole.
+  if (rule.wholeMatch) g = 0;
+  else if (g === 0) {
+    for (let i = 1; i < m.length; i++)
+      if (m[i] !== undefined && m[i] !== '') {
+        g = i;
+        break;
+      }
+  }
+  const secret = m[g] ?? m[0];
+  if (secret === '') return false;
+  let [s, e] = m.indices![g] ?? m.indices![0]!;
+  // A secret group that takes its quotes along (`"value"`) is masked inside them: the quotes may
+  // be JSON syntax.
+  const q = text.charCodeAt(s);
+  if (e - s >= 2 && (q === 34 || q === 39) && text.charCodeAt(e - 1) === q) [s, e] = [s + 1, e - 1];
+  // In serialised JSON, `","` is the boundary between two strings, not a `name, value` pair: the
+  // string walk (which scans strings apart) and the serialised text must read the same.
+  if (rule.find === 'assign' && text.slice(offset + m.index, s).includes('","')) return false;
+  if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) return false;
+  if (near && !nearValueOk(secret)) return false;
+  if (isPlaceholder(secret, false)) return false;
+  const line = (): string => lineAround(text, offset + m.index, offset + m.index + m[0].length);
+  // An 'assign' match starts at the keyword: give the allowlists the identifier before it too, as
+  // gitleaks' own match (up to 50 of [\w.-] before the keyword) has it.
+  let match = m[0];
+  if (rule.find === 'assign') {
+    let b = m.index;
+    const min = Math.max(0, m.index - 50);
+    while (b > min && isIdentCode(text.charCodeAt(b - 1))) b--;
+    if (b < m.index) match = text.slice(b, m.index) + match;
+  }
+  if (allowed(GLOBAL_ALLOW, secret, match, line)) return false;
+  for (const a of rule.allow) if (allowed(a, secret, match, line)) return false;
+  if (rule.id === 'generic-api-key' && genericAllowed(secret, match)) return false;
+  out.push({ start: offset + s, end: offset + e, kind: rule.kind, reveal: 0 });
+  return true;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Names whose values are ids or public halves, not secrets (the engine's own list for *_key names).
+const PUBLIC_NAME_RE =
+  /(?:public|publishable|primary|foreign|sort|partition|cache|idempotency|site|ssh|gpg|pgp|lookup|dedup|correlation|trace|request|storage|bucket|object|index|cursor|page|config|feature|event|message|i18n|translation)[_.-]?(?:key|token|id)/i;
+
+/**
+ * The engine's additions to gitleaks' allowlist of its generic rule: UUIDs (ids; the provider rules
+ * that issue UUID keys, such as Heroku's, match them by name), names of public or lookup keys, and
+ * PEM armour lines (`PUBLIC KEY BLOCK-----` then a body line reads like `key > value`).
+ */
+function genericAllowed(secret: string, match: string): boolean {
+  if (UUID_RE.test(secret)) return true;
+  if (match.includes('-----')) return true;
+  const name = match.slice(0, match.length - secret.length);
+  return PUBLIC_NAME_RE.test(name);
+}
+
+const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+/**
+ * A value found only near a provider's name, not assigned to it, is taken when it reads like key
+ * material: letters and digits, entropy above 3 bits, and not an id (a UUID, a SHA-1/256 hex).
+ */
+function nearValueOk(v: string): boolean {
+  return (
+    /[0-9]/.test(v) && /[A-Za-z]/.test(v) && shannonEntropy(v) > 3 && !UUID_RE.test(v) && !SHA_RE.test(v)
+  );
+}
+
+const isIdentCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46;
+
+const isDelimiter = (c: number): boolean =>
+  c === 0 || c === 10 || c === 13 || c === 32 || c === 9 || c === 34 || c === 39 || c === 96;
+
+/** Window start moved back to a delimiter (so \b and ^ read as in the whole text), bounded. */
+function extendStart(text: string, at: number): number {
+  if (at <= 0) return 0;
+  const min = Math.max(0, at - 256);
+  let s = at;
+  while (s > min && !isDelimiter(text.charCodeAt(s - 1))) s--;
+  return s;
+}
+
+/** Window end moved on to a delimiter, so no value is cut by the window's end. */
+function extendEnd(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  const max = Math.min(text.length, at + MAX_EXTEND);
+  let e = at;
+  while (e < max && !isDelimiter(text.charCodeAt(e))) e++;
+  return e;
+}
+
+function runWindow(rule: Rule, text: string, out: PatternMatch[]): void {
+  const ws = extendStart(text, rule.ws);
+  const we = extendEnd(text, rule.we);
+  rule.ws = rule.we = -1;
+  const slice = text.slice(ws, we);
+  const re = rule.global;
+  re.lastIndex = 0;
+  for (let m = re.exec(slice); m !== null; m = re.exec(slice)) {
+    accept(rule, slice, m, ws, out);
+    if (m[0].length === 0) re.lastIndex++;
+  }
+}
+
+function addWindow(rule: Rule, text: string, from: number, to: number, out: PatternMatch[]): void {
+  const s = Math.max(0, from);
+  const e = Math.min(text.length, to);
+  if (rule.ws >= 0 && s <= rule.we) {
+    if (e > rule.we) rule.we = e;
+    return;
+  }
+  if (rule.ws >= 0) runWindow(rule, text, out);
+  rule.ws = s;
+  rule.we = e;
+}
+
+/**
+ * gitleaks' semi-generic pattern needs, after the keyword, up to 20 of [ \t\w.-], up to 3 of
+ * [\s'"] and an operator (= > : | ? ,). Checked with slack (the identifier alternation can be longer
+ * than the keyword) before any regex runs: prose and URLs fail here at once.
+ */
+function operatorAfter(text: string, from: number): boolean {
+  let i = from;
+  const max = Math.min(text.length, from + 48);
+  for (; i < max; i++) {
+    const c = text.charCodeAt(i);
+    const word =
+      (c >= 48 && c <= 57) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 97 && c <= 122) ||
+      c === 95 ||
+      c === 45 ||
+      c === 46;
+    if (!word && c !== 32 && c !== 9) break;
+  }
+  for (let k = 0; k < 5 && i < text.length; k++, i++) {
+    const c = text.charCodeAt(i);
+    if (c === 61 || c === 62 || c === 58 || c === 124 || c === 63 || c === 44) return true;
+    if (!(c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 10 || c === 13)) return false;
+  }
+  return false;
+}
+
+/** All findings of the ported rules in text, unsorted, possibly overlapping. */
+export function scanPortedRules(text: string, out: PatternMatch[]): void {
+  const n = text.length;
+  const touched: Rule[] = [];
+  for (const r of PORTED_RULES) r.next = 0;
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    s = c < ALPHABET ? DELTA[s * ALPHABET + c]! : 0;
+    const o = OUT[s]!;
+    if (o === 0) continue;
+    for (const w of OUT_LIST[o - 1]!) {
+      const start = i + 1 - KEYWORDS[w]!.length;
+      for (const rule of RULES_OF[w]!) {
+        if (rule.find === 'prefix' || rule.find === 'assign') {
+          if (start < rule.next) continue;
+          let re = rule.sticky;
+          if (rule.find === 'assign' && !operatorAfter(text, i + 1)) {
+            if (rule.near === null) continue;
+            re = rule.near;
+          }
+          re.lastIndex = start;
+          const m = re.exec(text);
+          // A match the allowlists reject does not hide the hits inside it (`api-key = x`, then
+          // `key = y`): what is found must not depend on what precedes the string.
+          if (m && accept(rule, text, m, 0, out, re === rule.near))
+            rule.next = start + Math.max(1, m[0].length);
+        } else {
+          if (rule.ws < 0) touched.push(rule);
+          addWindow(rule, text, start - WINDOW_BEFORE, i + 1 + WINDOW_AFTER, out);
+        }
+      }
+    }
+  }
+  for (const rule of touched) if (rule.ws >= 0) runWindow(rule, text, out);
+}
+
+// Names that name a provider's credential by one of gitleaks' identifier keywords (ALGOLIA_ADMIN,
+// okta_api, HEROKU_KEY): a value under such a key, or next to such a `name`, is scanned as
+// `"NAME":"value"` (scrub.util.ts), so the provider's `name = value` rule applies to JSON too. The
+// generic rule's keywords are left out (the engine's own key-name rule covers them).
+const PROVIDER_NAME_RE = new RegExp(
+  [
+    ...new Set(
+      GITLEAKS_RULES.filter(
+        (r) => (r.find === 'assign' || r.regex.startsWith(IDENT_PREFIX)) && r.id !== 'generic-api-key',
+      ).flatMap((r) => r.keywords),
+    ),
+  ]
+    .filter((k) => k.length >= 4)
+    .map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|'),
+  'i',
+);
+
+/** Whether a variable or key name contains a provider keyword of gitleaks' `name = value` rules. */
+export function namesProvider(name: string): boolean {
+  return name.length <= 64 && PROVIDER_NAME_RE.test(name);
+}
