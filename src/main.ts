@@ -9,7 +9,12 @@ import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { readFileSync } from 'node:fs';
 import { type ConfigIssue, formatConfigIssues, parseConfig } from './config/env.schema';
-import { startupRefusals, startupWarnings, unmatchedDisabledTools } from './config/startup-checks';
+import {
+  type NamedTool,
+  startupRefusals,
+  startupWarnings,
+  unmatchedDisabledTools,
+} from './config/startup-checks';
 import { CALL_TOOL_NAME, DESCRIBE_TOOL_NAME, SEARCH_TOOL_NAME } from './core/catalogue/discovery-tools';
 import { bundledSpecPath } from './core/catalogue/spec-loader';
 import { RAW_TOOL_NAME } from './core/catalogue/tool-catalogue';
@@ -69,13 +74,20 @@ export async function startApp(
   return { app, url, metricsUrl, logger };
 }
 
-/** Every operation id of the spec the catalogue will be built from, plus the meta-tools (for DISABLED_TOOLS). */
-function knownToolNames(specSource: string): string[] | null {
+/** Every operation (name, method, route) of the spec the catalogue will be built from, plus the meta-tools (for DISABLED_TOOLS). */
+function knownTools(specSource: string): NamedTool[] | null {
   const source = specSource.trim() || 'bundled';
   if (source === 'live') return null; // known only once Gitea answers; checked by no one at start
-  const text = readFileSync(source === 'bundled' ? bundledSpecPath() : source, 'utf8');
-  const ids = [...text.matchAll(/"operationId"\s*:\s*"([^"]+)"/g)].map((match) => match[1] as string);
-  return [...ids, SEARCH_TOOL_NAME, DESCRIBE_TOOL_NAME, CALL_TOOL_NAME, RAW_TOOL_NAME];
+  const spec = JSON.parse(readFileSync(source === 'bundled' ? bundledSpecPath() : source, 'utf8')) as {
+    paths?: Record<string, Record<string, { operationId?: unknown } | null> | null>;
+  };
+  const tools: NamedTool[] = [];
+  for (const [route, item] of Object.entries(spec.paths ?? {}))
+    for (const [method, op] of Object.entries(item ?? {}))
+      if (typeof op?.operationId === 'string') tools.push({ name: op.operationId, method, route });
+  for (const name of [SEARCH_TOOL_NAME, DESCRIBE_TOOL_NAME, CALL_TOOL_NAME, RAW_TOOL_NAME])
+    tools.push({ name });
+  return tools;
 }
 
 /** Parse errors, then refusals across variables; [] when the service may start. */
@@ -85,13 +97,13 @@ export function startupProblems(env: NodeJS.ProcessEnv): { config: AppConfig | n
   const config = parsed.config;
   const issues = startupRefusals(config);
   if (config.tools.disabledTools.length > 0) {
-    let names: string[] | null;
+    let tools: NamedTool[] | null;
     try {
-      names = knownToolNames(config.tools.specSource);
+      tools = knownTools(config.tools.specSource);
     } catch {
-      names = null; // an unreadable SPEC_SOURCE file is reported by the catalogue at boot
+      tools = null; // an unreadable SPEC_SOURCE file is reported by the catalogue at boot
     }
-    if (names) issues.push(...unmatchedDisabledTools(config.tools.disabledTools, names));
+    if (tools) issues.push(...unmatchedDisabledTools(config.tools.disabledTools, tools));
   }
   return { config, issues };
 }

@@ -267,7 +267,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'SPEC_SOURCE',
     'tools',
     'bundled',
-    'Where the Gitea OpenAPI description comes from: "bundled", "live" (GITEA_URL/swagger.v1.json) or a file path.',
+    'Where the Gitea OpenAPI description comes from: "bundled", "live" (GITEA_URL/swagger.v1.json, fetched with GITEA_TOKEN; https or loopback only) or a file path.',
     text,
   ),
   v(
@@ -289,7 +289,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'DISABLED_TOOLS',
     'tools',
     '(none)',
-    'Comma-separated tool names or globs (e.g. repoDelete, admin*), case-insensitive, that are never offered or run; a pattern that matches no tool stops start-up.',
+    'Comma-separated tool names or globs (e.g. repoDelete, admin*), case-insensitive, or a method and route such as DELETE /repos/{owner}/{repo}, that are never offered or run; a pattern that matches no tool stops start-up.',
     list,
   ),
   v(

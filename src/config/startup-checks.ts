@@ -2,7 +2,7 @@
 // or work in a way an operator would not want. Refusals stop the process before it listens (one
 // line each, naming the variable and the fix); warnings are logged and the service starts.
 // Pure: configuration (and the tool names) in, problems out; main.ts prints them.
-import { globToRegExp } from '../core/catalogue/tool-filter';
+import { matchSubject, type PolicySubject } from '../core/policy/call-policy';
 import type { AppConfig } from './app-config';
 import type { ConfigIssue } from './env.schema';
 
@@ -42,6 +42,15 @@ export function startupRefusals(config: AppConfig): ConfigIssue[] {
       });
     }
   }
+  if (config.tools.specSource.trim() === 'live') {
+    const gitea = new URL(config.gitea.url);
+    if (gitea.protocol !== 'https:' && !isLoopbackHost(gitea.hostname)) {
+      issues.push({
+        variable: 'SPEC_SOURCE',
+        message: `is live, which would read the API description (it decides the tools and their routes) over plain http from ${gitea.host}: use an https:// GITEA_URL, or SPEC_SOURCE=bundled or a reviewed file`,
+      });
+    }
+  }
   if (oauth && !config.secrets.encryptionKey) {
     issues.push({
       variable: 'ENCRYPTION_KEY',
@@ -68,24 +77,29 @@ export function startupWarnings(config: AppConfig): string[] {
   return warnings;
 }
 
+/** What a DISABLED_TOOLS pattern can name: an operation (by id, or method and route) or a meta-tool (no method). */
+export type NamedTool = { name: string; method?: string; route?: string };
+
 /** DISABLED_TOOLS patterns that match no tool (a typo would otherwise disable nothing, silently). */
 export function unmatchedDisabledTools(
   patterns: readonly string[],
-  toolNames: readonly string[],
+  tools: readonly NamedTool[],
 ): ConfigIssue[] {
+  const subjects: PolicySubject[] = tools.map((tool) =>
+    tool.method && tool.route
+      ? { kind: 'operation', name: tool.name, method: tool.method, route: tool.route, tags: [] }
+      : { kind: 'meta', name: tool.name },
+  );
+  const matches = (pattern: string) => subjects.some((subject) => matchSubject(subject, [pattern]) !== null);
   const issues: ConfigIssue[] = [];
   for (const pattern of patterns) {
-    const matcher = globToRegExp(pattern);
-    if (toolNames.some((name) => matcher.test(name))) continue;
+    if (matches(pattern)) continue;
     // Tools are camelCase operation ids (adminCronList): admin_* most likely meant admin*.
     const camel = pattern.replace(/_/g, '');
-    const suggestion =
-      camel !== pattern && toolNames.some((name) => globToRegExp(camel).test(name))
-        ? ` (did you mean ${camel}?)`
-        : '';
+    const suggestion = camel !== pattern && matches(camel) ? ` (did you mean ${camel}?)` : '';
     issues.push({
       variable: 'DISABLED_TOOLS',
-      message: `pattern "${pattern}" matches no tool${suggestion}; tool names are Gitea operation ids such as adminCronList or repoDelete (see tools/list)`,
+      message: `pattern "${pattern}" matches no tool${suggestion}; tool names are Gitea operation ids such as adminCronList or repoDelete (see tools/list), or a method and route such as "DELETE /repos/{owner}/{repo}"`,
     });
   }
   return issues;

@@ -1,5 +1,6 @@
 // One MCP tool per Gitea operationId, plus the raw tool. Built once from the loaded spec.
 import type { JsonObject, JsonValue, McpToolDefinition } from '../executor/tool-service';
+import { routeKey } from '../policy/call-policy';
 import { inlineSchema, parameterSchema, uploadSchema } from './schema-convert.util';
 import { HTTP_METHODS, type SwaggerParameter, type SwaggerSpec } from './swagger-types';
 
@@ -32,6 +33,11 @@ export type CatalogueOperation = {
   responseHeaders: string[];
   /** True when the 2xx response schema is an array (a list endpoint). */
   listResult: boolean;
+  /**
+   * The name the reference description (the bundled one) gives this method and route, when this
+   * description names the operation differently: policy rules written for that name still apply.
+   */
+  referenceName?: string;
   tool: McpToolDefinition;
 };
 
@@ -43,7 +49,23 @@ export type ToolCatalogue = {
 
 export const RAW_TOOL_NAME = 'gitea_api_request';
 
-export type CatalogueOptions = { maxBinaryBytes: number };
+export type CatalogueOptions = {
+  maxBinaryBytes: number;
+  /** routeKey → operationId of a reference description (see CatalogueOperation.referenceName). */
+  referenceNames?: ReadonlyMap<string, string>;
+};
+
+/** routeKey ("DELETE /repos/{}/{}") → operationId of every operation of a description. */
+export function operationNamesByRoute(spec: Pick<SwaggerSpec, 'paths'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const [route, item] of Object.entries(spec.paths ?? {})) {
+    for (const lower of HTTP_METHODS) {
+      const id = (item?.[lower] as { operationId?: unknown } | undefined)?.operationId;
+      if (typeof id === 'string') names.set(routeKey(lower, route), id);
+    }
+  }
+  return names;
+}
 
 export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): ToolCatalogue {
   const operations: CatalogueOperation[] = [];
@@ -117,10 +139,12 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
         inputSchema,
         annotations: annotationsFor(method),
       };
+      const referenceName = options.referenceNames?.get(routeKey(method, route));
       operations.push({
         operationId: op.operationId,
         method,
         route,
+        ...(referenceName && referenceName !== op.operationId ? { referenceName } : {}),
         tags: op.tags ?? [],
         summary,
         description,

@@ -8,7 +8,13 @@ import { passThroughScrubber } from '../executor/pass-through-scrubber';
 import { decideGlobal, decideToolCall, type GlobalRules } from './call-policy';
 
 const open: GlobalRules = { disabledTools: [], toolsets: [], readOnly: false };
-const repoDelete = { kind: 'operation' as const, name: 'repoDelete', method: 'DELETE', tags: ['repository'] };
+const repoDelete = {
+  kind: 'operation' as const,
+  name: 'repoDelete',
+  method: 'DELETE',
+  route: '/repos/{owner}/{repo}',
+  tags: ['repository'],
+};
 
 describe('decideToolCall', () => {
   it('returns the decision and its reason for each input in turn', () => {

@@ -4,9 +4,14 @@
 // decideToolCall; an organisation's further rules (read-only, repositories, quotas) are added as
 // fields of OrgRules and one more step, without touching the callers.
 
-/** What is being called: a generated tool (operation), the raw tool, or a discovery meta-tool. */
+/**
+ * What is being called: a generated tool (operation), the raw tool, or a discovery meta-tool. An
+ * operation is known by its name and by its method and route; `referenceName` is the name the
+ * reference (bundled) description gives the same method and route when the catalogue's own
+ * description (SPEC_SOURCE=live) names it differently, so a renamed operation keeps its rules.
+ */
 export type PolicySubject =
-  | { kind: 'operation'; name: string; method: string; tags: string[] }
+  | { kind: 'operation'; name: string; method: string; route: string; tags: string[]; referenceName?: string }
   | { kind: 'raw' | 'meta'; name: string };
 
 /** The global floor: the service's own configuration. */
@@ -62,9 +67,40 @@ export function matchesAny(name: string, patterns: string[]): string | null {
   return null;
 }
 
+/**
+ * "METHOD /route" with parameter names blanked ("DELETE /repos/{}/{}"): how a rule names an
+ * operation whatever a description calls it or its parameters.
+ */
+export function routeKey(method: string, route: string): string {
+  return `${method.trim().toUpperCase()} ${route.trim().replace(/\{[^}]*\}/g, '{}')}`;
+}
+
+const ROUTE_PATTERN = /^\s*([A-Za-z]+|\*)\s+(\/\S*)\s*$/;
+
+/** A pattern written as a method and route ("delete /repos/{owner}/{repo}", "* /admin/*"). */
+export function isRoutePattern(pattern: string): boolean {
+  return ROUTE_PATTERN.test(pattern);
+}
+
+/** The first pattern that names the subject by its name, its reference name, or its method and route. */
+export function matchSubject(subject: PolicySubject, patterns: string[]): string | null {
+  const byName = matchesAny(subject.name, patterns);
+  if (byName || subject.kind !== 'operation') return byName;
+  if (subject.referenceName && subject.referenceName !== subject.name) {
+    const byReference = matchesAny(subject.referenceName, patterns);
+    if (byReference) return byReference;
+  }
+  const key = routeKey(subject.method, subject.route);
+  for (const pattern of patterns) {
+    const route = ROUTE_PATTERN.exec(pattern);
+    if (route && globToRegExp(routeKey(route[1] as string, route[2] as string)).test(key)) return pattern;
+  }
+  return null;
+}
+
 /** The global floor alone: what may be listed, searched and described. */
 export function decideGlobal(subject: PolicySubject, rules: GlobalRules): PolicyDecision {
-  const pattern = matchesAny(subject.name, rules.disabledTools);
+  const pattern = matchSubject(subject, rules.disabledTools);
   if (pattern)
     return {
       allowed: false,
@@ -99,7 +135,7 @@ export function decideGlobal(subject: PolicySubject, rules: GlobalRules): Policy
 
 /** The organisation's own rules. */
 export function decideOrg(subject: PolicySubject, rules: OrgRules): PolicyDecision {
-  const pattern = matchesAny(subject.name, rules.disabledTools);
+  const pattern = matchSubject(subject, rules.disabledTools);
   if (!pattern) return ALLOWED;
   return {
     allowed: false,

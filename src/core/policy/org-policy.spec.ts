@@ -27,9 +27,15 @@ const org = (over: Partial<OrgPolicy> = {}): OrgPolicy => ({
   ...over,
 });
 
-const op = (operationId: string, method = 'GET', tags = ['repository']): CallOperation => ({
+const op = (
+  operationId: string,
+  method = 'GET',
+  tags = ['repository'],
+  route = `/test/${operationId}`,
+): CallOperation => ({
   operationId,
   method,
+  route,
   tags,
 });
 

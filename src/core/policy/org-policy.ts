@@ -3,7 +3,7 @@
 // Pure functions only: the store, the cache and the quota counters live in src/infra.
 import type { SecretDetectionMode } from '../secrets/detection-mode';
 import type { EffectivePolicy } from '../ports';
-import { decideGlobal, matchesAny, type GlobalRules } from './call-policy';
+import { decideGlobal, matchesAny, matchSubject, type GlobalRules, type PolicySubject } from './call-policy';
 
 /** off < mask < block: an org may make its mode stricter than the global one, never weaker. */
 export const DETECTION_MODE_RANK: Readonly<Record<SecretDetectionMode, number>> = {
@@ -101,8 +101,14 @@ export function resolveEffectivePolicy(
   };
 }
 
-/** What a call needs for a decision: the operation it reaches and where. */
-export type CallOperation = { operationId: string; method: string; tags: string[] };
+/** What a call needs for a decision: the operation it reaches (name, method and route) and where. */
+export type CallOperation = {
+  operationId: string;
+  method: string;
+  route: string;
+  tags: string[];
+  referenceName?: string;
+};
 export type CallTarget = { org: string | null; repo: string | null };
 
 export type RefusalKind = 'tool_disabled' | 'read_only' | 'repo_not_allowed' | 'rate_limited';
@@ -146,10 +152,15 @@ export function decideCall(
 ): CallDecision {
   const org = target.org;
   // The floor is callpath's decideGlobal (src/core/policy/call-policy.ts); org rules follow.
-  const global = decideGlobal(
-    { kind: 'operation', name: op.operationId, method: op.method, tags: op.tags },
-    floor,
-  );
+  const subject: PolicySubject = {
+    kind: 'operation',
+    name: op.operationId,
+    method: op.method,
+    route: op.route,
+    tags: op.tags,
+    ...(op.referenceName ? { referenceName: op.referenceName } : {}),
+  };
+  const global = decideGlobal(subject, floor);
   if (!global.allowed) {
     const name = global.rule === 'TOOLSETS' || global.rule === 'READ_ONLY' ? global.rule : 'DISABLED_TOOLS';
     return {
@@ -162,7 +173,7 @@ export function decideCall(
   }
   // Providers that predate org policies return one merged list: its global part is checked above.
   const orgPatterns = effective.orgDisabledTools ?? effective.disabledTools;
-  const pattern = matchesAny(op.operationId, orgPatterns);
+  const pattern = matchSubject(subject, orgPatterns);
   if (pattern) {
     return {
       allowed: false,

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/app-config';
 import { configFromEnv, ENV_VARS } from '../../config/env.schema';
 import type { CatalogueOperation } from '../../core/catalogue/tool-catalogue';
-import { globToRegExp } from '../../core/catalogue/tool-filter';
+import { patternReachesAny } from '../../core/catalogue/tool-filter';
 import {
   DETECTION_MODE_RANK,
   decideCall,
@@ -171,10 +171,8 @@ export class AdminPolicyService {
   /** Every name or glob must reach at least one operation of the catalogue. */
   private checkToolPatterns(patterns: string[]): void {
     const ops = this.deps.operations();
-    const unknown = patterns.filter((pattern) => {
-      const re = globToRegExp(pattern);
-      return !ops.some((op) => re.test(op.operationId));
-    });
+    // By name, by the bundled name of a live catalogue's operation, or by method and route.
+    const unknown = patterns.filter((pattern) => !patternReachesAny(pattern, ops));
     if (unknown.length)
       throw new AdminApiError(
         400,

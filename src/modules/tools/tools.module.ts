@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { AuditSink, GiteaTransport, PolicyProvider } from '../../core/ports';
 import { loadSpec } from '../../core/catalogue/spec-loader';
+import { buildCatalogue } from '../../core/catalogue/tool-catalogue';
 import { createToolService, type ToolService } from '../../core/executor/tool-service';
 import { GlobalPolicyProvider } from '../../core/policy/global-policy';
 import { OrgPolicyProvider, type OrgPolicySource } from '../../core/policy/org-policy-provider';
@@ -19,6 +20,7 @@ import {
   QUOTA_COUNTER,
   TOOL_SERVICE,
 } from '../tokens';
+import { bundledNamesByRoute, liveSpecFetcher } from './live-spec';
 import { resolveResultScrubber } from './result-scrubber.provider';
 
 const noopAuditSink: AuditSink = { record: () => undefined };
@@ -81,13 +83,26 @@ class TransportCloser implements OnApplicationShutdown {
       ): Promise<ToolService> => {
         const warn = (message: string) =>
           logger ? logger.warn({ component: 'tools' }, message) : console.warn(`[tools] ${message}`);
-        const loaded = await loadSpec({ source: config.tools.specSource, giteaUrl: config.gitea.url, warn });
+        const loaded = await loadSpec({
+          source: config.tools.specSource,
+          giteaUrl: config.gitea.url,
+          fetchText: liveSpecFetcher(config.gitea.token, Math.min(config.gitea.timeoutMs, 15_000)),
+          warn,
+        });
         logger?.info(
           { component: 'tools', specSource: loaded.source, giteaVersion: loaded.spec.info?.version },
           'tool catalogue loaded',
         );
+        // A live document may rename operations: rules written for the bundled names keep holding.
+        const spec =
+          loaded.source === 'live'
+            ? buildCatalogue(loaded.spec, {
+                maxBinaryBytes: config.tools.maxBinaryBytes,
+                referenceNames: bundledNamesByRoute(),
+              })
+            : loaded.spec;
         return createToolService(
-          loaded.spec,
+          spec,
           {
             tools: config.tools,
             secrets: { detectionMode: config.secrets.detectionMode },

@@ -80,6 +80,16 @@ describe('the entry point refuses a configuration that cannot work', () => {
       { GITEA_TOKEN: 'token', MCP_BEARER_TOKEN: BEARER, GITEA_URL: 'https://gitea.example.com/api/v1' },
       /GITEA_URL must be Gitea's base URL without \/api\/v1: use https:\/\/gitea\.example\.com/,
     ],
+    [
+      'SPEC_SOURCE=live over plain http to a host that is not loopback',
+      {
+        GITEA_TOKEN: 'token',
+        MCP_BEARER_TOKEN: BEARER,
+        SPEC_SOURCE: 'live',
+        GITEA_URL: 'http://gitea.example.com',
+      },
+      /^ {2}- SPEC_SOURCE is live, which would read the API description \(it decides the tools and their routes\) over plain http from gitea\.example\.com: use an https:\/\/ GITEA_URL, or SPEC_SOURCE=bundled or a reviewed file$/m,
+    ],
   ];
 
   it.each(cases)(

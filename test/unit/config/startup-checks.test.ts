@@ -6,6 +6,7 @@ import { configFromEnv, parseConfig } from '../../../src/config/env.schema';
 import {
   compareVersions,
   giteaVersionWarnings,
+  type NamedTool,
   startupRefusals,
   startupWarnings,
   unmatchedDisabledTools,
@@ -68,6 +69,25 @@ describe('startupRefusals', () => {
   });
 });
 
+describe('SPEC_SOURCE=live', () => {
+  it('is refused over plain http to a host that is not loopback, in one line naming the fix', () => {
+    expect(refusals({ ...ok, SPEC_SOURCE: 'live', GITEA_URL: 'http://gitea.example.com' })).toEqual([
+      {
+        variable: 'SPEC_SOURCE',
+        message: expect.stringMatching(
+          /^is live, .* over plain http from gitea\.example\.com: use an https:\/\/ GITEA_URL/,
+        ),
+      },
+    ]);
+  });
+
+  it('is accepted over https and to loopback', () => {
+    expect(refusals({ ...ok, SPEC_SOURCE: 'live', GITEA_URL: 'https://gitea.example.com' })).toEqual([]);
+    expect(refusals({ ...ok, SPEC_SOURCE: 'live', GITEA_URL: 'http://127.0.0.1:3000' })).toEqual([]);
+    expect(refusals({ ...ok, SPEC_SOURCE: 'bundled', GITEA_URL: 'http://gitea.example.com' })).toEqual([]);
+  });
+});
+
 describe('GITEA_URL', () => {
   it('refuses a URL ending in /api/v1 and names the base URL to use', () => {
     for (const url of [
@@ -104,8 +124,28 @@ describe('GITEA_URL', () => {
 });
 
 describe('DISABLED_TOOLS patterns', () => {
-  const swagger = readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8');
-  const names = [...swagger.matchAll(/"operationId"\s*:\s*"([^"]+)"/g)].map((m) => m[1] as string);
+  const swagger = JSON.parse(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8')) as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
+  const names: NamedTool[] = Object.entries(swagger.paths).flatMap(([route, item]) =>
+    Object.entries(item).map(([method, op]) => ({ name: op.operationId, method, route })),
+  );
+  names.push({ name: 'gitea_api_request' });
+
+  it('accepts a method and route with any parameter names, and the meta-tools by name', () => {
+    expect(
+      unmatchedDisabledTools(
+        ['DELETE /repos/{owner}/{repo}', 'delete /repos/{o}/{r}', 'gitea_api_request'],
+        names,
+      ),
+    ).toEqual([]);
+    expect(unmatchedDisabledTools(['DELETE /nowhere/{x}'], names)).toEqual([
+      {
+        variable: 'DISABLED_TOOLS',
+        message: expect.stringContaining('pattern "DELETE /nowhere/{x}" matches no tool'),
+      },
+    ]);
+  });
 
   it('refuses the documented-by-mistake admin_* (tools are camelCase) and suggests admin*', () => {
     expect(unmatchedDisabledTools(['admin_*'], names)).toEqual([

@@ -1,0 +1,31 @@
+// SPEC_SOURCE=live reads the API description from Gitea itself. It is fetched with the service
+// token (Gitea may require sign-in for it), never across a redirect, and only over https or to
+// loopback (start-up refuses the rest: src/config/startup-checks.ts). A live document may name
+// operations differently from the bundled one the rules were written against, so the catalogue
+// learns the bundled name of every method and route (CatalogueOperation.referenceName) and policy
+// decisions match rules against both names and the route (src/core/policy/call-policy.ts).
+import { readFileSync } from 'node:fs';
+import { bundledSpecPath } from '../../core/catalogue/spec-loader';
+import { operationNamesByRoute } from '../../core/catalogue/tool-catalogue';
+import type { SwaggerSpec } from '../../core/catalogue/swagger-types';
+
+export function liveSpecFetcher(token: string | null, timeoutMs: number): (url: string) => Promise<string> {
+  return async (url) => {
+    const response = await fetch(url, {
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json', ...(token ? { authorization: `token ${token}` } : {}) },
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`HTTP ${response.status}`);
+    }
+    return response.text();
+  };
+}
+
+/** routeKey → operationId of the bundled description (read once, not kept: it is large). */
+export function bundledNamesByRoute(): Map<string, string> {
+  const spec = JSON.parse(readFileSync(bundledSpecPath(), 'utf8')) as Pick<SwaggerSpec, 'paths'>;
+  return operationNamesByRoute(spec);
+}
