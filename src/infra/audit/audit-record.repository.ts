@@ -173,7 +173,8 @@ function whereClause(query: AuditQuery): { sql: string; params: unknown[] } {
   if (query.from) add('created_at >= ?::timestamptz', query.from.toISOString());
   if (query.to) add('created_at < ?::timestamptz', query.to.toISOString());
   if (query.login) add('login = ?::text', query.login);
-  if (query.org) add('org = ?::text', query.org);
+  // Gitea org names are case-insensitive (a call may name "Acme" or "acme"), as in the stats.
+  if (query.org) add('lower(org) = lower(?::text)', query.org);
   if (query.repo) add('repo = ?::text', query.repo);
   if (query.tool) add('tool = ?::text', query.tool);
   if (query.kind === 'ok') parts.push('kind IS NULL');

@@ -3,7 +3,7 @@
 // generated from the same definitions, so the console's generated client cannot drift from the code.
 import { z } from 'zod';
 
-const ORG_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,38}[A-Za-z0-9_])?$/;
+export const ORG_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,38}[A-Za-z0-9_])?$/;
 const TOOL_PATTERN = /^[A-Za-z0-9_*?]{1,200}$/;
 const REPO_PATTERN = /^[A-Za-z0-9_.*?-]{1,100}$/;
 

@@ -98,7 +98,7 @@ export const ADMIN_ROUTES: Route[] = [
     operationId: 'putOrgPolicy',
     summary: "Change an org's policy (absent fields keep their value)",
     description:
-      'Applies to the next call in every replica within a second. A tool name or glob that matches no operation, and an unknown field, are a 400. Every change is kept in the history and written to the audit trail.',
+      'Applies to the next call in every replica within a second. A tool name or glob that matches no operation, and an unknown field, are a 400. Every change is kept in the history and written to the audit trail; a refused attempt (400, 403) is written to the audit trail too.',
     auth: true,
     parameters: [orgParam],
     body: S.PolicyPut,

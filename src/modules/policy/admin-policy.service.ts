@@ -24,6 +24,7 @@ import type { PolicyCache } from '../../infra/policy/policy-cache';
 import type { AdminPrincipal, GiteaAsPerson, OrgOwnership } from './admin-auth';
 import type { z } from 'zod';
 import type * as S from './admin-api.schemas';
+import { ORG_NAME } from './admin-api.schemas';
 
 export class AdminApiError extends Error {
   constructor(
@@ -50,6 +51,26 @@ export type AdminPolicyDeps = {
 };
 
 type PutBody = z.infer<typeof S.PolicyPut>;
+
+const CHANGE_FIELDS = ['disabled_tools', 'secret_detection_mode', 'read_only', 'allowed_repos', 'quotas'];
+const MAX_ATTEMPTED_FIELD_CHARS = 4096;
+
+/** The fields of a refused change as the audit keeps them: known fields bounded, unknown ones named. */
+function attemptedFields(body: unknown): unknown {
+  if (body === undefined) return null;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return { not_an_object: true };
+  const kept: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (!CHANGE_FIELDS.includes(key)) {
+      if (unknown.length < 20) unknown.push(key.slice(0, 100));
+      continue;
+    }
+    const text = JSON.stringify(value) ?? 'null';
+    kept[key] = text.length <= MAX_ATTEMPTED_FIELD_CHARS ? value : { omitted_chars: text.length };
+  }
+  return unknown.length ? { ...kept, unknown_fields: unknown } : kept;
+}
 
 export class AdminPolicyService {
   readonly floor: GlobalFloor;
@@ -216,9 +237,57 @@ export class AdminPolicyService {
     before: OrgPolicy | null,
     after: OrgPolicy,
   ): void {
+    this.auditAttempt(principal, {
+      org,
+      path,
+      started,
+      status: 200,
+      kind: null,
+      arguments: {
+        version: after.version,
+        before: before ? policyToJson(before) : null,
+        after: policyToJson(after),
+      },
+    });
+  }
+
+  /**
+   * A change that was refused (bad input 400, not an owner 403, ...) is audited too: every change
+   * attempt leaves one record, in the same hash chain. The attempted body is kept only for the
+   * fields a change may carry, each bounded; other fields are named, their values not kept.
+   */
+  auditRefusedChange(
+    principal: AdminPrincipal,
+    attempt: { org: string; body: unknown; status: number; kind: string; message: string; started: number },
+  ): void {
+    const org = ORG_NAME.test(attempt.org) ? normalizeOrg(attempt.org) : null;
+    this.auditAttempt(principal, {
+      org,
+      path: `/api/admin/orgs/${encodeURIComponent(attempt.org.slice(0, 100))}/policy`,
+      started: attempt.started,
+      status: attempt.status,
+      kind: attempt.kind,
+      arguments: {
+        refused: { status: attempt.status, message: attempt.message.slice(0, 500) },
+        attempted: attemptedFields(attempt.body),
+      },
+    });
+  }
+
+  private auditAttempt(
+    principal: AdminPrincipal,
+    entry: {
+      org: string | null;
+      path: string;
+      started: number;
+      status: number;
+      kind: string | null;
+      arguments: unknown;
+    },
+  ): void {
     this.deps.audit?.record({
       eventId: randomUUID(),
-      time: new Date(started),
+      time: new Date(entry.started),
       login: principal.login,
       mode: principal.via === 'admin_token' ? 'token' : 'oauth',
       sudo: null,
@@ -226,22 +295,18 @@ export class AdminPolicyService {
       clientVersion: null,
       tool: 'admin.policy.update',
       operationId: null,
-      org,
+      org: entry.org,
       repo: null,
       method: 'PUT',
-      path,
-      status: 200,
-      kind: null,
-      durationMs: Math.max(0, this.now() - started),
+      path: entry.path,
+      status: entry.status,
+      kind: entry.kind,
+      durationMs: Math.max(0, this.now() - entry.started),
       resultBytes: 0,
       redactions: 0,
       masks: 0,
       blocked: false,
-      arguments: {
-        version: after.version,
-        before: before ? policyToJson(before) : null,
-        after: policyToJson(after),
-      },
+      arguments: entry.arguments,
     });
   }
 

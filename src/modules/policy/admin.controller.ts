@@ -133,9 +133,31 @@ export class AdminController {
   @Put('orgs/:org/policy')
   putPolicy(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
     return this.run(req, res, async (principal) => {
-      const org = orgParam(req);
-      const body = parse(S.PolicyPut, await readJson(req));
-      return this.service.update(principal, org, body, `/api/admin/orgs/${org}/policy`);
+      // Every change attempt is audited: a refused one here, an applied one by the service.
+      const started = Date.now();
+      let raw: unknown;
+      let applied = false;
+      try {
+        const org = orgParam(req);
+        raw = await readJson(req);
+        const body = parse(S.PolicyPut, raw);
+        const view = await this.service.update(principal, org, body, `/api/admin/orgs/${org}/policy`);
+        applied = true;
+        return view;
+      } catch (error) {
+        if (!applied) {
+          const status = error instanceof AdminApiError ? error.status : 500;
+          this.service.auditRefusedChange(principal, {
+            org: req.params?.org ?? '',
+            body: raw,
+            status,
+            kind: KIND[status] ?? 'internal_error',
+            message: error instanceof Error ? error.message : String(error),
+            started,
+          });
+        }
+        throw error;
+      }
     });
   }
 

@@ -198,4 +198,17 @@ describeEachAuditDatabase('audit chain repository', (target) => {
       streamed.push(r.seq);
     expect(streamed).toEqual([1n, 2n, 3n, 8n, 9n, 10n, 11n, 12n]);
   });
+
+  it('compares the org case-insensitively, as the stats do (Gitea org names are)', async () => {
+    await repo.appendBatch([
+      ...fields(2, { org: 'Acme' }),
+      ...fields(3, { org: 'acme' }),
+      ...fields(1, { org: 'other' }),
+    ]);
+    for (const org of ['acme', 'ACME', 'Acme'])
+      expect((await repo.query(emptyQuery({ org }))).items).toHaveLength(5);
+    const streamed: bigint[] = [];
+    for await (const r of repo.stream(emptyQuery({ order: 'asc', org: 'aCmE' }))) streamed.push(r.seq);
+    expect(streamed).toEqual([1n, 2n, 3n, 4n, 5n]);
+  });
 });
