@@ -75,8 +75,12 @@ export function cleanText(text: string, counts: HygieneCounts, mode: HygieneMode
 /**
  * Walks decoded JSON data: authored keys are neutralised, every other string is counted only (a
  * login or a sha with hidden characters is worth a flag but must stay usable as an argument).
+ * Base64 text is read too, or hidden characters would pass encoded: a wiki page's
+ * `content_base64` is authored text (neutralised, then encoded again); a file's `content` with
+ * `encoding: "base64"` (contents and blob responses) is file contents, counted and changed only in
+ * `files` mode `neutralise`.
  */
-export function cleanJson(data: unknown, counts: HygieneCounts): unknown {
+export function cleanJson(data: unknown, counts: HygieneCounts, files: HygieneMode = 'flag'): unknown {
   const stack: Array<{ holder: Record<string | number, unknown>; key: string | number; authored: boolean }> =
     [];
   const root = { value: data };
@@ -85,7 +89,10 @@ export function cleanJson(data: unknown, counts: HygieneCounts): unknown {
     const { holder, key, authored } = stack.pop()!;
     const value = holder[key];
     if (typeof value === 'string') {
-      holder[key] = cleanText(value, counts, authored ? 'neutralise' : 'flag');
+      if (key === 'content_base64') holder[key] = cleanBase64(value, counts, 'neutralise');
+      else if (key === 'content' && holder.encoding === 'base64')
+        holder[key] = cleanBase64(value, counts, files);
+      else holder[key] = cleanText(value, counts, authored ? 'neutralise' : 'flag');
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++)
         stack.push({ holder: value as unknown as Record<number, unknown>, key: i, authored });
@@ -95,6 +102,18 @@ export function cleanJson(data: unknown, counts: HygieneCounts): unknown {
     }
   }
   return root.value;
+}
+
+/** Base64 that holds UTF-8 text: its text is cleaned; anything else (an image, bad base64) stays as it is. */
+export function cleanBase64(value: string, counts: HygieneCounts, mode: HygieneMode): string {
+  const compact = value.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) return value;
+  const bytes = Buffer.from(compact, 'base64');
+  const text = bytes.toString('utf8');
+  // Not UTF-8 (the decode would not give the same bytes back): binary, not text to read.
+  if (!Buffer.from(text, 'utf8').equals(bytes)) return value;
+  const cleaned = cleanText(text, counts, mode);
+  return cleaned === text ? value : Buffer.from(cleaned, 'utf8').toString('base64');
 }
 
 export function totalOf(counts: HygieneCounts): number {

@@ -78,7 +78,7 @@ export function shapeResult(
       meta.fields = selected.kept;
       if (selected.missing.length) meta.fields_missing = selected.missing;
     }
-    data = cleanJson(data, counts);
+    data = cleanJson(data, counts, ctx.hygieneFiles);
     if (options.format === 'table') {
       const table = toTable(data, meta.fields ?? null);
       if (table) {
