@@ -11,7 +11,7 @@ import { selectFields } from './fields';
 import { cleanJson, cleanText, emptyCounts, totalOf, type HygieneCounts, type HygieneMode } from './hygiene';
 import { continuation, type ResultOptions } from './result-options';
 import { toTable } from './table';
-import { textPage, type TextRange } from './text-pages';
+import { textPage, type TextRange, type TextWindow } from './text-pages';
 
 /** Fields added to the ADR 0005 envelope by the result options (existing fields are unchanged). */
 export type ShapedEnvelope = Envelope & {
@@ -35,6 +35,8 @@ export function shapeResult(
     cursors: CursorCodec;
     maxChars: number;
     hygieneFiles: HygieneMode;
+    /** Where a text body lies in the whole text (a Range window, a cut body). */
+    window?: TextWindow;
   },
 ): { envelope: ShapedEnvelope; finish(text: string, keptItems: number | null): string } {
   const { options, offset } = ctx.call;
@@ -49,22 +51,34 @@ export function shapeResult(
     // File contents, diffs, logs: counted, changed only when the admin opted in; paged by bytes.
     hygieneAction = ctx.hygieneFiles === 'neutralise' ? 'neutralised' : 'counted';
     const budget = Math.max(1024, ctx.maxChars - TEXT_PAGE_OVERHEAD);
-    if ((offset ?? 0) > 0 || data.length > budget / 2 || JSON.stringify(data).length > budget) {
-      const page = textPage(data, offset ?? 0, budget);
-      if (page.start > 0 || page.end < page.total) {
-        const range: TextRange = { unit: 'bytes', start: page.start, end: page.end, total: page.total };
-        if (page.end < page.total) {
+    const w = ctx.window ?? { start: 0, total: null, more: false, part: false, rangeable: false };
+    // The cursor's offset is in the whole text; the body may be a window that starts further on.
+    const local = Math.max(0, (offset ?? w.start) - w.start);
+    const partial = w.start > 0 || w.more || w.part;
+    if (local > 0 || partial || data.length > budget / 2 || JSON.stringify(data).length > budget) {
+      const page = textPage(data, local, budget, w.more && w.rangeable);
+      const inWindow = page.end < page.total;
+      // Past the downloaded window only where a Range request can fetch the rest.
+      const beyond = !inWindow && w.more && w.rangeable;
+      if (page.start > 0 || inWindow || partial) {
+        const start = w.start + page.start;
+        const end = w.start + page.end;
+        const total = w.total ?? (w.more ? null : w.start + page.total);
+        const range: TextRange = { unit: 'bytes', start, end, total };
+        if (inWindow || beyond) {
           range.next_cursor = ctx.cursors.encode(
             {
               tool: ctx.call.name,
               args: ctx.call.args as Record<string, unknown>,
               fields: null,
               format: 'json',
-              offset: page.end,
+              offset: end,
             },
             subject,
           );
-          range.hint = `Bytes ${page.start}-${page.end} of ${page.total} (the page ends at a line end when one is near). Call ${ctx.call.name} with only {"cursor": range.next_cursor} for the next page.`;
+          range.hint = `Bytes ${start}-${end} of ${total ?? 'an unknown total'} (the page ends at a line end when one is near). Call ${ctx.call.name} with only {"cursor": range.next_cursor} for the next page.`;
+        } else if (w.more) {
+          range.hint = `Bytes ${start}-${end} of ${total ?? 'an unknown total'}: the rest was not read (see body_cut).`;
         }
         meta.range = range;
         data = page.text;

@@ -26,7 +26,15 @@ const scrubber: ResultScrubber = {
   CREDENTIAL_ISSUING_OPERATIONS: secrets.CREDENTIAL_ISSUING_OPERATIONS,
 };
 
-type Reply = { status?: number; headers?: Record<string, string>; json?: unknown; text?: string };
+type Reply = {
+  status?: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  text?: string;
+  /** Raw body bytes, and what the transport says when it stopped reading at MAX_TEXT_BODY_BYTES. */
+  raw?: Buffer;
+  cut?: GiteaResponse['cut'];
+};
 
 function setup(
   reply: (req: GiteaRequest) => Reply,
@@ -45,7 +53,8 @@ function setup(
           'content-type': r.text !== undefined ? 'text/plain; charset=utf-8' : 'application/json',
           ...(r.headers ?? {}),
         },
-        body: Buffer.from(r.text ?? JSON.stringify(r.json ?? null)),
+        body: r.raw ?? Buffer.from(r.text ?? JSON.stringify(r.json ?? null)),
+        ...(r.cut ? { cut: r.cut } : {}),
       };
     },
   };
@@ -291,6 +300,155 @@ describe('continuation cursor (point 5)', () => {
     expect(text).toBe(diff);
     expect(pages).toBeGreaterThanOrEqual(21);
     expect(pages).toBeLessThanOrEqual(25); // each page close to the response limit
+  });
+});
+
+describe('one range mechanism for large text (point 5, with body_cut and byte_range)', () => {
+  // A raw file served the way Gitea serves it (http.ServeContent: one "bytes=a-b" range gives 206),
+  // read by a transport that stops at MAX_TEXT_BODY_BYTES, as the real one does.
+  const MAX_TEXT = 400_000; // 4 x MAX_TOOL_RESPONSE_CHARS (100_000)
+  function rawFile(file: Buffer) {
+    return (req: GiteaRequest): Reply => {
+      const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+      const start = m ? Number(m[1]) : 0;
+      const end = m && m[2] ? Math.min(file.length - 1, Number(m[2])) : file.length - 1;
+      const part = file.subarray(start, end + 1);
+      const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+      if (m) headers['content-range'] = `bytes ${start}-${end}/${file.length}`;
+      const cut = part.length > MAX_TEXT ? { receivedBytes: MAX_TEXT, totalBytes: part.length } : undefined;
+      return {
+        status: m ? 206 : 200,
+        headers,
+        raw: cut ? part.subarray(0, MAX_TEXT) : part,
+        ...(cut ? { cut } : {}),
+      };
+    };
+  }
+  // 2.3 MB of lines with two- and three-byte characters, so windows and pages fall inside them.
+  const file = Buffer.from(
+    Array.from({ length: 30_000 }, (_, i) => `${i} größe → ${'é€'.repeat(8 + (i % 7))} ok\n`).join(''),
+    'utf8',
+  );
+  const args = { owner: 'acme', repo: 'webapp', filepath: 'big.log' };
+
+  it('a body cut at MAX_TEXT_BODY_BYTES is read to its end with the cursor, through Range windows', async () => {
+    expect(file.length).toBeGreaterThan(2_000_000);
+    const t = setup(rawFile(file), { maxResponseChars: 100_000 });
+    let r = await t.call('repoGetRawFile', args);
+    expect(r.json.body_cut).toMatchObject({ received_bytes: MAX_TEXT, total_bytes: file.length });
+    expect(r.json.body_cut.hint).toContain('range.next_cursor');
+    const parts: Buffer[] = [];
+    let pages = 0;
+    for (;;) {
+      pages++;
+      expect(r.isError).toBe(false);
+      expect(r.content[0]!.text.length).toBeLessThanOrEqual(100_000);
+      const got = Buffer.from(r.json.data as string, 'utf8');
+      // range is in the whole file's bytes: the same coordinates as byte_range.
+      expect(r.json.range).toMatchObject({
+        unit: 'bytes',
+        start: Buffer.concat(parts).length,
+        total: file.length,
+      });
+      expect(r.json.range.end - r.json.range.start).toBe(got.length);
+      expect(got.equals(file.subarray(r.json.range.start, r.json.range.end))).toBe(true);
+      parts.push(got);
+      if (!r.json.range.next_cursor) break;
+      r = await t.call('repoGetRawFile', { cursor: r.json.range.next_cursor });
+    }
+    expect(Buffer.concat(parts).equals(file)).toBe(true);
+    expect(pages).toBeGreaterThan(file.length / 100_000);
+    // Past the first read, every request is one Range window, never the whole file again.
+    const ranges = t.sent.slice(1).map((q) => q.headers.range);
+    expect(ranges.every((h) => /^bytes=\d+-\d+$/.test(h ?? ''))).toBe(true);
+    for (const h of ranges) {
+      const [a, b] = h!.slice(6).split('-').map(Number) as [number, number];
+      expect(b - a + 1).toBeLessThanOrEqual(MAX_TEXT);
+    }
+  });
+
+  it('byte_range reads in the same coordinates and the cursor stays inside the range asked for', async () => {
+    const t = setup(rawFile(file), { maxResponseChars: 100_000 });
+    const one = await t.call('repoGetRawFile', { ...args, byte_range: '1000-1999' });
+    expect(one.json.status).toBe(206);
+    // 1000 falls inside a character here: the text starts at the next whole one and says so.
+    expect(file[1000]! & 0xc0).toBe(0x80);
+    const { start, end } = one.json.range;
+    expect(start).toBeGreaterThan(1000);
+    expect(start).toBeLessThanOrEqual(1003);
+    expect(end).toBeGreaterThan(1996);
+    expect(end).toBeLessThanOrEqual(2000);
+    expect(one.json.range).toEqual({ unit: 'bytes', start, end, total: file.length });
+    expect(Buffer.from(one.json.data as string).equals(file.subarray(start, end))).toBe(true);
+    // "0-4" ends inside "ö": the character is left for the next read, not decoded as two.
+    const head = await t.call('repoGetRawFile', { ...args, byte_range: '0-4' });
+    expect(head.json.range).toEqual({ unit: 'bytes', start: 0, end: 4, total: file.length });
+    expect(head.json.data).toBe('0 gr');
+
+    // A range larger than one page: pages to its end, not to the end of the file.
+    let r = await t.call('repoGetRawFile', { ...args, byte_range: '500000-749999' });
+    const parts: Buffer[] = [];
+    for (;;) {
+      parts.push(Buffer.from(r.json.data as string, 'utf8'));
+      if (!r.json.range.next_cursor) break;
+      r = await t.call('repoGetRawFile', { cursor: r.json.range.next_cursor });
+    }
+    expect(r.json.range.end).toBe(750_000);
+    expect(Buffer.concat(parts).equals(file.subarray(500_000, 750_000))).toBe(true);
+  });
+
+  it('a PEM block is not split across two pages (each page is scanned for secrets on its own)', async () => {
+    const keyLines = Array.from({ length: 26 }, (_, i) =>
+      Buffer.from(`key material line ${i} `.repeat(3)).toString('base64').slice(0, 64),
+    );
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\n${keyLines.join('\n')}\n-----END RSA PRIVATE KEY-----\n`;
+    const filler = (n: number) =>
+      Array.from({ length: n }, (_, i) => `log line ${i} ${'q'.repeat(50)}\n`).join('');
+    // Where the first page ends without the block; then the block is put to straddle that point.
+    const plain = filler(5000);
+    const first = await setup(() => ({ text: plain }), { maxResponseChars: 100_000 }).call(
+      'repoGetRawFile',
+      args,
+    );
+    const cutAt = first.json.range.end as number;
+    const before = plain.slice(0, plain.lastIndexOf('\n', cutAt - 800) + 1);
+    expect(cutAt - before.length).toBeLessThan(pem.length);
+    const text = before + pem + filler(3000);
+    const t = setup(() => ({ text }), { maxResponseChars: 100_000 });
+    let r = await t.call('repoGetRawFile', args);
+    expect(r.json.range.end).toBe(before.length); // the page stops before the block
+    let all = '';
+    for (;;) {
+      all += r.json.data as string;
+      if (!r.json.range?.next_cursor) break;
+      r = await t.call('repoGetRawFile', { cursor: r.json.range.next_cursor });
+    }
+    expect(all.length).toBeGreaterThan(200_000);
+    for (const line of keyLines) expect(all).not.toContain(line);
+  });
+
+  it('an operation without byte_range pages what was read and says the rest was not', async () => {
+    const text = 'z'.repeat(99) + '\n';
+    const big = Buffer.from(text.repeat(6000), 'utf8'); // 600 KB of an Actions job log
+    const t = setup(
+      () => ({
+        headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(big.length) },
+        raw: big.subarray(0, MAX_TEXT),
+        cut: { receivedBytes: MAX_TEXT, totalBytes: big.length },
+      }),
+      { maxResponseChars: 100_000 },
+    );
+    let r = await t.call('downloadActionsRunJobLogs', { owner: 'acme', repo: 'webapp', job_id: 7 });
+    let read = 0;
+    for (;;) {
+      read += Buffer.byteLength(r.json.data as string);
+      if (!r.json.range.next_cursor) break;
+      r = await t.call('downloadActionsRunJobLogs', { cursor: r.json.range.next_cursor });
+    }
+    expect(read).toBe(MAX_TEXT);
+    expect(r.json.range).toMatchObject({ end: MAX_TEXT, total: big.length });
+    expect(r.json.range.hint).toContain('not read');
+    expect(t.sent.every((q) => q.headers.range === undefined)).toBe(true);
   });
 });
 

@@ -38,6 +38,7 @@ import {
   type ResultOptions,
 } from '../envelope/result-options';
 import { shapeResult } from '../envelope/result-shaping';
+import { alignUtf8Window, continuationRange, textWindow } from '../envelope/text-pages';
 import { discoveryInstructions, exampleCall, unknownToolHint } from '../catalogue/discovery-meta';
 import { redactArguments } from '../secrets';
 import {
@@ -423,6 +424,13 @@ export class ToolExecutor implements ToolService {
       );
       if (!check.ok) throw new CallFailure('invalid_arguments', check.message, null, check.issues);
     }
+    // A text cursor on an operation that takes byte_range reads its next window with a Range request.
+    if (shaping.offset !== null && !rawParts && BYTE_RANGE_OPERATIONS.has(op.operationId))
+      request.headers.range = continuationRange(
+        shaping.offset,
+        callArgs[BYTE_RANGE_ARG],
+        this.maxTextBytes(),
+      );
     ctx.request = request;
     const marker =
       request.body?.kind === 'json'
@@ -527,6 +535,23 @@ export class ToolExecutor implements ToolService {
     policy: EffectivePolicy,
     call: { name: string; args: unknown; options: ResultOptions; offset: number | null },
   ) {
+    const rangeable = BYTE_RANGE_OPERATIONS.has(op.operationId) && call.name !== RAW_TOOL_NAME;
+    const window = textWindow(
+      response,
+      rangeable ? (call.args as Record<string, unknown> | null)?.[BYTE_RANGE_ARG] : undefined,
+      rangeable,
+    );
+    // A window of a longer UTF-8 text starts and ends on whole characters (the next window starts there).
+    if (window.part && /utf-?8|^text\/plain$/i.test(response.headers['content-type'] ?? '')) {
+      const toEnd = window.total !== null && window.start + response.body.length >= window.total;
+      const aligned = alignUtf8Window(response.body, !toEnd && !response.cut);
+      if (aligned.skipped || aligned.body !== response.body) {
+        window.start += aligned.skipped;
+        response = { ...response, body: aligned.body };
+        if (response.cut)
+          response.cut = { ...response.cut, receivedBytes: response.cut.receivedBytes - aligned.skipped };
+      }
+    }
     let decoded;
     try {
       decoded = decodeBody(response, this.options.tools.maxBinaryBytes);
@@ -555,6 +580,7 @@ export class ToolExecutor implements ToolService {
       cursors: this.cursors,
       maxChars: this.options.tools.maxResponseChars,
       hygieneFiles: this.options.hygieneFileContents ?? 'flag',
+      window,
     });
     const scrubCtx = {
       exactSecrets: this.exactSecrets(identity, ctx),
@@ -845,7 +871,7 @@ function bodyCut(
   const of = cut.totalBytes !== null ? ` of ${cut.totalBytes}` : '';
   const next = `${start}-${start + limit - 1}`;
   const hint = BYTE_RANGE_OPERATIONS.has(op.operationId)
-    ? `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Read on with ${op.operationId} and ${BYTE_RANGE_ARG}: "${next}".`
+    ? `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Read on page by page with {"cursor": range.next_cursor} (it continues past this read with a Range request), or jump with ${op.operationId} and ${BYTE_RANGE_ARG}: "${next}".`
     : `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Ask for less (a smaller page with limit, a filter), or read a file in slices with repoGetRawFile and ${BYTE_RANGE_ARG}: "${next}".`;
   return { received_bytes: cut.receivedBytes, total_bytes: cut.totalBytes, hint };
 }
