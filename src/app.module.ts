@@ -15,6 +15,7 @@ import { McpModule } from './modules/mcp/mcp.module';
 import { GiteaOAuthModule } from './modules/gitea-oauth/gitea-oauth.module';
 import { PolicyModule } from './modules/policy/policy.module';
 import { ConsoleModule } from './modules/console/console.module';
+import { OAuthModule } from './modules/oauth/oauth.module';
 
 type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
@@ -25,6 +26,7 @@ export const FEATURE_MODULES: ModuleImport[] = [
   McpModule,
   GiteaOAuthModule,
   ConsoleModule,
+  OAuthModule,
 ];
 
 export type AppModuleOptions = {

@@ -72,6 +72,15 @@ export type AppConfig = {
     token: string | null; // ADMIN_TOKEN: bootstrap site-admin credential of /api/admin; null = none
     policyCacheTtlMs: number; // POLICY_CACHE_TTL_MS: longest a replica serves a cached org policy
   };
+  oauth: {
+    modes: Array<'oauth' | 'token'>; // AUTH_MODES (default: each mode whose variables are set)
+    accessTokenTtlSeconds: number; // OAUTH_ACCESS_TOKEN_TTL_SECONDS
+    refreshTokenTtlSeconds: number; // OAUTH_REFRESH_TOKEN_TTL_SECONDS
+    dcrEnabled: boolean; // OAUTH_DCR_ENABLED
+    dcrPerHour: number; // OAUTH_DCR_PER_HOUR (per remote address)
+    cimdAllowHttpOrigins: string[]; // OAUTH_CIMD_ALLOW_HTTP_ORIGINS (tests, loopback development)
+    cimdCacheMaxSeconds: number; // OAUTH_CIMD_CACHE_MAX_SECONDS
+  };
 };
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -3,7 +3,8 @@
 // list of every problem out), so start-up, tests and docs/configuration.md share the same table.
 import type { AppConfig, LogLevel, SecretDetectionMode, ToolMode } from './app-config';
 
-export type EnvGroup = 'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit' | 'admin';
+export type EnvGroup =
+  'server' | 'gitea' | 'mcp' | 'tools' | 'secrets' | 'storage' | 'audit' | 'admin' | 'oauth';
 
 export type EnvVarSpec = {
   name: string;
@@ -431,6 +432,60 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'Longest a replica uses a cached org policy; changes reach other replicas at once through Redis, and within this time without it.',
     integer(0, 60_000),
   ),
+  v(
+    'AUTH_MODES',
+    'oauth',
+    '(auto)',
+    'Comma list of how /mcp callers authenticate: "oauth" (tokens of this server\'s OAuth authorization server; needs GITEA_OAUTH_* and ENCRYPTION_KEY) and "token" (MCP_BEARER_TOKEN). Unset: each mode whose variables are set. Leave "token" out to turn the static bearer token off.',
+    (raw: string) => {
+      const modes = list(raw).map((m) => m.toLowerCase());
+      if (modes.length === 0 || modes.some((m) => m !== 'oauth' && m !== 'token'))
+        throw new EnvValueError('must be a comma list of oauth and token');
+      return [...new Set(modes)];
+    },
+  ),
+  v(
+    'OAUTH_ACCESS_TOKEN_TTL_SECONDS',
+    'oauth',
+    '3600',
+    'Lifetime of the access tokens the authorization server issues.',
+    integer(60, 86400),
+  ),
+  v(
+    'OAUTH_REFRESH_TOKEN_TTL_SECONDS',
+    'oauth',
+    '2592000',
+    'Lifetime of a refresh token (each refresh rotates it; reusing an old one revokes the grant).',
+    integer(300, 31536000),
+  ),
+  v(
+    'OAUTH_DCR_ENABLED',
+    'oauth',
+    'true',
+    'Offer dynamic client registration (RFC 7591, /oauth/register) for clients without a metadata document.',
+    boolean,
+  ),
+  v(
+    'OAUTH_DCR_PER_HOUR',
+    'oauth',
+    '10',
+    'Client registrations allowed per remote address per hour (the whole server allows ten times as many).',
+    integer(1, 100000),
+  ),
+  v(
+    'OAUTH_CIMD_ALLOW_HTTP_ORIGINS',
+    'oauth',
+    '(none)',
+    'Origins whose client metadata documents may be fetched over plain HTTP and from private addresses (tests, loopback development only).',
+    origins,
+  ),
+  v(
+    'OAUTH_CIMD_CACHE_MAX_SECONDS',
+    'oauth',
+    '86400',
+    'Longest a fetched client metadata document is cached, whatever its Cache-Control says.',
+    integer(0, 604800),
+  ),
 ];
 
 export type Env = Record<string, string | undefined>;
@@ -463,6 +518,19 @@ export function parseConfig(env: Env): ParseResult {
       });
     }
   }
+  const explicitModes = values.get('AUTH_MODES') as string[] | undefined;
+  const oauthReady = values.has('GITEA_OAUTH_CLIENT_ID') && values.has('ENCRYPTION_KEY');
+  if (explicitModes?.includes('oauth') && !oauthReady)
+    issues.push({
+      variable: 'AUTH_MODES',
+      message: 'mode oauth needs GITEA_OAUTH_CLIENT_ID, GITEA_OAUTH_CLIENT_SECRET and ENCRYPTION_KEY',
+    });
+  if (explicitModes?.includes('token') && !values.has('MCP_BEARER_TOKEN'))
+    issues.push({ variable: 'AUTH_MODES', message: 'mode token needs MCP_BEARER_TOKEN' });
+  const authModes = explicitModes ?? [
+    ...(oauthReady ? ['oauth'] : []),
+    ...(values.has('MCP_BEARER_TOKEN') ? ['token'] : []),
+  ];
   if (issues.length > 0) return { ok: false, issues };
 
   const host = get('HOST', '127.0.0.1');
@@ -532,6 +600,15 @@ export function parseConfig(env: Env): ParseResult {
     admin: {
       token: get<string | null>('ADMIN_TOKEN', null),
       policyCacheTtlMs: get('POLICY_CACHE_TTL_MS', 1000),
+    },
+    oauth: {
+      modes: authModes as Array<'oauth' | 'token'>,
+      accessTokenTtlSeconds: get('OAUTH_ACCESS_TOKEN_TTL_SECONDS', 3600),
+      refreshTokenTtlSeconds: get('OAUTH_REFRESH_TOKEN_TTL_SECONDS', 2_592_000),
+      dcrEnabled: get('OAUTH_DCR_ENABLED', true),
+      dcrPerHour: get('OAUTH_DCR_PER_HOUR', 10),
+      cimdAllowHttpOrigins: get<string[]>('OAUTH_CIMD_ALLOW_HTTP_ORIGINS', []),
+      cimdCacheMaxSeconds: get('OAUTH_CIMD_CACHE_MAX_SECONDS', 86_400),
     },
   };
   return { ok: true, config };

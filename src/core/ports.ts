@@ -16,6 +16,12 @@ export type CallIdentity = {
   /** Stable key for rate limits and audit (e.g. "token:svc" or "oauth:<grant id>"). */
   subject: string;
   client?: { name: string; version: string };
+  /** OAuth mode: the scopes of the access token (gitea:read, gitea:write); absent in token mode. */
+  scopes?: string[];
+  /** OAuth mode: the person's Gitea grant is gone; calls answer auth_required with this message. */
+  authRequired?: string;
+  /** OAuth mode: the MCP client the person authorized (as registered here, not self-reported). */
+  oauthClient?: { id: string; name: string };
 };
 
 /** One HTTP request to Gitea, fully built: path is relative to /api/v1 and already encoded. */

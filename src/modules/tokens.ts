@@ -13,3 +13,4 @@ export const GITEA_GRANT_STORE = Symbol('GITEA_GRANT_STORE'); // core/oauth/gite
 export const MCP_GRANT_REVOKER = Symbol('MCP_GRANT_REVOKER'); // core/oauth/gitea-seam McpGrantRevoker (the MCP authorization server)
 export const POLICY_SOURCE = Symbol('POLICY_SOURCE'); // PolicyCache over stored org policies (src/modules/policy)
 export const QUOTA_COUNTER = Symbol('QUOTA_COUNTER'); // core QuotaCounter: Redis or memory (src/modules/policy)
+export const OAUTH_RESOLVER = Symbol('OAUTH_RESOLVER'); // OAuthIdentityResolver, or null when mode oauth is off

@@ -163,6 +163,18 @@ export class ToolExecutor implements ToolService {
     return [...this.enabledOperations().map((op) => op.tool), ...extra];
   }
 
+  requiredAccess(name: string, args: unknown): 'read' | 'write' | null {
+    const a =
+      args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+    if (name === SEARCH_TOOL_NAME || name === DESCRIBE_TOOL_NAME) return 'read';
+    if (name === CALL_TOOL_NAME)
+      return typeof a.name === 'string' ? this.requiredAccess(a.name, a.arguments ?? {}) : 'write';
+    if (name === RAW_TOOL_NAME) return a.method === 'GET' ? 'read' : 'write';
+    const op = this.catalogue.byName.get(name);
+    if (!op) return null;
+    return op.method === 'GET' ? 'read' : 'write';
+  }
+
   private ownToolSubject(name: string): PolicySubject {
     return { kind: name === RAW_TOOL_NAME ? 'raw' : 'meta', name };
   }
@@ -336,6 +348,9 @@ export class ToolExecutor implements ToolService {
     counts: { redactions: number; masks: number; blocked: boolean };
   }> {
     const none = { redactions: 0, masks: 0, blocked: false };
+    // OAuth mode: the person's Gitea grant is gone. Never fall back to another credential.
+    if (identity.authRequired !== undefined && name !== SEARCH_TOOL_NAME && name !== DESCRIBE_TOOL_NAME)
+      throw new CallFailure('auth_required', identity.authRequired, 401);
     if (
       name === SEARCH_TOOL_NAME ||
       name === DESCRIBE_TOOL_NAME ||

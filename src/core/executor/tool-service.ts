@@ -53,6 +53,8 @@ export interface ToolService {
   ): ToolCallOutcome;
   /** execute + audit through ToolServiceDeps.audit, answered as a tool result (UnknownToolError for no tool). */
   callTool(name: string, args: unknown, identity: CallIdentity): Promise<ToolCallResult>;
+  /** "read" for calls that only read Gitea (GET), "write" otherwise; null for an unknown tool. */
+  requiredAccess?(name: string, args: unknown): 'read' | 'write' | null;
 }
 
 /** Port for the secrets module (src/core/secrets), injected so the executor does not import it. */

@@ -3,12 +3,30 @@
 import { Inject, Module, OnModuleInit, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { LOGGER } from '../tokens';
+import { LOGGER, OAUTH_RESOLVER } from '../tokens';
+import { CompositeIdentityResolver } from '../oauth/composite.resolver';
+import type { OAuthIdentityResolver } from '../oauth/oauth-identity.resolver';
 import { fetchGiteaUser } from './gitea-user.client';
-import { IDENTITY_RESOLVER } from './identity-resolver';
+import { IDENTITY_RESOLVER, type AuthResult, type IdentityResolver } from './identity-resolver';
 import { ServiceTokenIdentityResolver } from './service-token.resolver';
 
 export const SERVICE_TOKEN_RESOLVER = Symbol('SERVICE_TOKEN_RESOLVER');
+
+/** AUTH_MODES names only "oauth" but OAuth is not wired in this application: nobody gets in. */
+class RefusingResolver implements IdentityResolver {
+  authenticate(): Promise<AuthResult> {
+    return Promise.resolve({
+      ok: false,
+      status: 401,
+      error: 'invalid_token',
+      message: 'The bearer token is not valid',
+    });
+  }
+  upstreamUnauthorized(): void {}
+  challenge(): string {
+    return 'Bearer realm="aegis-gitea-mcp", error="invalid_token"';
+  }
+}
 
 @Module({
   providers: [
@@ -26,7 +44,22 @@ export const SERVICE_TOKEN_RESOLVER = Symbol('SERVICE_TOKEN_RESOLVER');
             logger ? logger.warn({ component: 'auth' }, message) : console.warn(`[auth] ${message}`),
         }),
     },
-    { provide: IDENTITY_RESOLVER, useExisting: SERVICE_TOKEN_RESOLVER },
+    {
+      // Mode "token" alone: the service-token resolver. With mode "oauth" (OAuthModule present and
+      // enabled): the composite, with or without the static bearer token as AUTH_MODES says.
+      provide: IDENTITY_RESOLVER,
+      inject: [APP_CONFIG, SERVICE_TOKEN_RESOLVER, { token: OAUTH_RESOLVER, optional: true }],
+      useFactory: (
+        config: AppConfig,
+        serviceToken: ServiceTokenIdentityResolver,
+        oauth?: OAuthIdentityResolver | null,
+      ): IdentityResolver => {
+        const modes = config.oauth?.modes ?? [];
+        const tokenMode = modes.includes('token');
+        if (oauth) return new CompositeIdentityResolver(oauth, tokenMode ? serviceToken : null);
+        return tokenMode || modes.length === 0 ? serviceToken : new RefusingResolver();
+      },
+    },
   ],
   exports: [IDENTITY_RESOLVER, SERVICE_TOKEN_RESOLVER],
 })

@@ -26,6 +26,8 @@ import { ownerOf, SessionTokenCodec, type SessionState } from '../../core/mcp/se
 import type { Refusal } from '../../core/call/tool-call-outcome';
 import type { CallIdentity } from '../../core/ports';
 import type { AdmissionRoute, HttpAdmission } from '../admission/http-admission';
+import { bearerChallenge } from '../../core/oauth/challenge';
+import { scopesForAccess } from '../../core/oauth/scopes';
 import type { McpMetrics } from './mcp-metrics';
 import { toAuthInfo, type ExchangeContext, type McpProtocol } from './mcp-protocol';
 import { sendWebResponse, toWebRequest } from './node-http.util';
@@ -42,6 +44,8 @@ export type McpEndpointOptions = {
   revocations: SessionRevocations;
   metrics: McpMetrics;
   logger: Logger;
+  /** RFC 9728 metadata URL named in the 403 insufficient_scope challenge (OAuth mode). */
+  resourceMetadataUrl?: string;
 };
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -122,6 +126,7 @@ export class McpEndpoint {
       );
     }
     const message = classifyMessage(parsed);
+    if (this.refusedForScope(req, res, identity, message, parsed)) return;
     const modern = await this.modernRequest(req, parsed, body.raw);
     if (modern) return this.serveModern(req, res, identity, message, parsed, modern);
     return this.serveLegacy(req, res, identity, message, parsed);
@@ -360,6 +365,52 @@ export class McpEndpoint {
     this.verifiedSessions.delete(sessionId);
     res.statusCode = 200;
     res.end();
+  }
+
+  /**
+   * OAuth step-up (RFC 6750 3.1): a tools/call that needs more than the token's scopes is answered
+   * 403 insufficient_scope naming every scope it needs, before any work; one audit record (the exit).
+   */
+  private refusedForScope(
+    req: Req,
+    res: ServerResponse,
+    identity: CallIdentity,
+    message: InboundMessage,
+    parsed: unknown,
+  ): boolean {
+    if (identity.mode !== 'oauth' || !identity.scopes) return false;
+    if (message.kind !== 'request' || message.method !== 'tools/call') return false;
+    const params = (parsed as { params?: unknown }).params;
+    const access = this.options.protocol.requiredAccess(params);
+    if (access === null) return false;
+    const needed = scopesForAccess(access);
+    if (needed.every((s) => identity.scopes!.includes(s))) return false;
+    if (this.options.resourceMetadataUrl)
+      res.setHeader(
+        'www-authenticate',
+        bearerChallenge({
+          resourceMetadataUrl: this.options.resourceMetadataUrl,
+          scope: needed,
+          error: 'insufficient_scope',
+          description: `this call needs ${needed.join(' ')}`,
+        }),
+      );
+    const tool = String((params as { name?: unknown }).name).slice(0, 200);
+    const text = `Forbidden: insufficient_scope: ${tool} needs ${needed.join(' ')}; the token has ${identity.scopes.join(' ') || 'none'}`;
+    this.options.protocol.refuseCall(
+      params,
+      {
+        identity,
+        sudoHeader: undefined,
+        client: null,
+        protocolVersion: header(req, VERSION_HEADER) ?? '',
+        deadline: Date.now(),
+      },
+      { kind: 'forbidden', status: 403, message: text, details: { needed_scopes: needed } },
+      Date.now(),
+    );
+    this.reject(res, 403, message.id, SERVER_ERROR, text, 'insufficient_scope');
+    return true;
   }
 
   /**

@@ -167,6 +167,12 @@ export class McpProtocol {
     }
   }
 
+  /** Whether a tools/call needs write access (OAuth scope gitea:write) or read access; null: unknown tool. */
+  requiredAccess(params: unknown): 'read' | 'write' | null {
+    if (!isPlainObject(params) || typeof params.name !== 'string') return null;
+    return this.options.toolService.requiredAccess?.(params.name, params.arguments ?? {}) ?? null;
+  }
+
   /** tools/list result serialised once (about 356 KB for the full catalogue). */
   private toolsListJson(): string {
     this.listJson ??= JSON.stringify(this.toolsList());
@@ -182,6 +188,11 @@ export class McpProtocol {
         ...(this.options.toolService.instructions
           ? { instructions: this.options.toolService.instructions() }
           : {}),
+        // 2026-07-28 caching hints: what a caller may call depends on who they are (OAuth scopes, org
+        // policies), so never a shared cache.
+        ...(supportedProtocolVersions
+          ? {}
+          : { cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' as const } } }),
       },
     );
     server.setRequestHandler('tools/list', async () => this.toolsList() as never);
@@ -236,11 +247,15 @@ export class McpProtocol {
     context: ExchangeContext,
   ): { identity: CallIdentity; sudo: SudoDecision } {
     // The exchange's client (session or 2026-07-28 envelope), else one named in this call's _meta.
-    const client = context.client ?? clientInfoFromParams(params);
+    const reported = context.client ?? clientInfoFromParams(params);
+    // OAuth mode names the client the person authorized (verified here), not the self-reported clientInfo.
+    const oauthClient = context.identity.oauthClient;
+    const client = oauthClient ? { name: oauthClient.name, version: reported?.version ?? '' } : reported;
     const requestedSudo = params._meta?.[SUDO_META_KEY] ?? context.sudoHeader;
     const sudo = decideSudo(requestedSudo, {
       allowSudo: this.options.allowSudo,
-      isSiteAdmin: context.identity.isSiteAdmin,
+      // Sudo is a service-token feature: an OAuth identity never qualifies, whatever its Gitea role.
+      isSiteAdmin: context.identity.mode === 'token' && context.identity.isSiteAdmin,
       login: context.identity.login,
     });
     const identity: CallIdentity = {
@@ -300,6 +315,8 @@ const INTERNAL_REFUSAL: Refusal = {
   status: null,
   message: 'the call failed inside the service; see the service logs',
 };
+/** How long a client may reuse a tools/list answer (2026-07-28 caching hints); the catalogue is fixed at start. */
+export const TOOLS_LIST_TTL_MS = 60_000;
 
 /**
  * The JSON-RPC response of a tool result, written in one pass: the envelope is a fixed template and

@@ -137,6 +137,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
           revocations,
           metrics,
           logger,
+          resourceMetadataUrl: `${config.server.publicUrl.replace(/\/+$/, '')}/.well-known/oauth-protected-resource/mcp`,
         }),
     },
   ],

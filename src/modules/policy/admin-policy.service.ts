@@ -498,5 +498,12 @@ function settingsTable(c: AppConfig): Record<string, unknown> {
     AUDIT_FLUSH_INTERVAL_MS: c.audit.flushIntervalMs,
     ADMIN_TOKEN: c.admin.token,
     POLICY_CACHE_TTL_MS: c.admin.policyCacheTtlMs,
+    AUTH_MODES: c.oauth.modes,
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: c.oauth.accessTokenTtlSeconds,
+    OAUTH_REFRESH_TOKEN_TTL_SECONDS: c.oauth.refreshTokenTtlSeconds,
+    OAUTH_DCR_ENABLED: c.oauth.dcrEnabled,
+    OAUTH_DCR_PER_HOUR: c.oauth.dcrPerHour,
+    OAUTH_CIMD_ALLOW_HTTP_ORIGINS: c.oauth.cimdAllowHttpOrigins,
+    OAUTH_CIMD_CACHE_MAX_SECONDS: c.oauth.cimdCacheMaxSeconds,
   };
 }

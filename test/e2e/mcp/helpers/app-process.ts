@@ -49,7 +49,7 @@ async function main(): Promise<void> {
           logger: false,
           bodyParser,
         });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(Number(process.env.AEGIS_TEST_PORT ?? '0'), '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   process.stdout.write(`READY ${port}\n`);
   const stop = (): void => {

@@ -41,7 +41,15 @@ export function testConfig(
 
 export async function startMcpApp(
   config: AppConfig,
-  options: { bodyParser?: boolean; full?: boolean; recordAudit?: boolean; entry?: string } = {},
+  options: {
+    bodyParser?: boolean;
+    full?: boolean;
+    recordAudit?: boolean;
+    port?: number;
+    entry?: string;
+    /** How long the boot may take (the whole service transpiled under load takes a while). */
+    startTimeoutMs?: number;
+  } = {},
 ): Promise<McpApp> {
   const helpers = __dirname;
   const child: ChildProcess = spawn(
@@ -55,6 +63,7 @@ export async function startMcpApp(
         AEGIS_TEST_BODY_PARSER: String(options.bodyParser ?? false),
         AEGIS_TEST_FULL: String(options.full ?? false),
         AEGIS_TEST_RECORD_AUDIT: String(options.recordAudit ?? false),
+        AEGIS_TEST_PORT: String(options.port ?? 0),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -67,7 +76,7 @@ export async function startMcpApp(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`service did not start: ${err}`));
-    }, 45_000);
+    }, options.startTimeoutMs ?? 45_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /READY (\d+)/.exec(out);
