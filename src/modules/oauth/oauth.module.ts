@@ -124,7 +124,7 @@ function enabled(config: AppConfig): boolean {
       },
     },
   ],
-  exports: [OAUTH_RESOLVER, MCP_GRANT_REVOKER, AUTHORIZATION_SERVER],
+  exports: [OAUTH_RESOLVER, MCP_GRANT_REVOKER, AUTHORIZATION_SERVER, OAUTH_STORE],
 })
 export class OAuthModule implements OnModuleDestroy {
   constructor(@Inject(CIMD_FETCHER) private readonly fetcher: CimdFetcher | null) {}
