@@ -18,6 +18,8 @@ export type AdminPrincipal = {
 
 export type AdminRequestView = {
   method: string;
+  /** The request path (e.g. /api/admin/policy/simulate), when known. */
+  path?: string;
   /** Header names lower-cased. */
   headers: Record<string, string | undefined>;
 };
@@ -176,13 +178,23 @@ export class OrgOwnership {
 
 /** What this authenticator needs of the /mcp identity resolver (src/modules/auth/identity-resolver.ts). */
 export type BearerIdentityResolver = {
-  authenticate(
-    authorization: string | undefined,
-  ): Promise<
-    | { ok: true; identity: { login: string; isSiteAdmin: boolean; mode: string; token: string } }
+  authenticate(authorization: string | undefined): Promise<
+    | {
+        ok: true;
+        identity: { login: string; isSiteAdmin: boolean; mode: string; token: string; scopes?: string[] };
+      }
     | { ok: false; status: number; message: string }
   >;
 };
+
+/** The OAuth scope a person's access token needs to change anything through /api/admin. */
+export const ADMIN_CHANGE_SCOPE = 'gitea:write';
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// POSTs that only compute an answer and change nothing.
+const READ_POSTS = new Set(['/api/admin/policy/simulate']);
+const isChange = (request: AdminRequestView): boolean =>
+  !READ_METHODS.has(request.method.toUpperCase()) &&
+  !(request.method.toUpperCase() === 'POST' && READ_POSTS.has(request.path ?? ''));
 
 /**
  * A person's OAuth access token of this service (issue 13): resolved by the same resolver as /mcp,
@@ -204,6 +216,13 @@ export class OAuthAdminAuthenticator implements AdminAuthenticator {
     }
     const { identity } = result;
     if (identity.mode !== 'oauth') return null;
+    // A read-only grant reads; a change (policy, revocation) needs the read-write scope.
+    if (isChange(request) && !identity.scopes?.includes(ADMIN_CHANGE_SCOPE))
+      return {
+        ok: false,
+        status: 403,
+        message: `insufficient_scope: changes through the admin API need an access token with ${ADMIN_CHANGE_SCOPE}`,
+      };
     return {
       ok: true,
       principal: {

@@ -235,6 +235,7 @@ export class AdminController {
     try {
       const outcome = await this.auth.authenticate({
         method: (req.method ?? 'GET').toUpperCase(),
+        path: (req.url ?? '').split('?')[0],
         headers: req.headers as Record<string, string | undefined>,
       });
       if (!outcome.ok) {

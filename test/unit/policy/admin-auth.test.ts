@@ -19,6 +19,17 @@ const resolver: BearerIdentityResolver = {
         ok: true,
         identity: { login: 'alice', isSiteAdmin: false, mode: 'oauth', token: 'gitea-alice' },
       };
+    if (header === 'Bearer person-read' || header === 'Bearer person-write')
+      return {
+        ok: true,
+        identity: {
+          login: 'alice',
+          isSiteAdmin: false,
+          mode: 'oauth',
+          token: 'gitea-alice',
+          scopes: header.endsWith('write') ? ['gitea:read', 'gitea:write'] : ['gitea:read'],
+        },
+      };
     if (header === 'Bearer mcp-service-bearer')
       return { ok: true, identity: { login: 'svc', isSiteAdmin: true, mode: 'token', token: 'gitea-svc' } };
     if (header === 'Bearer busy') return { ok: false, status: 503, message: 'Gitea is unreachable' };
@@ -67,6 +78,29 @@ describe('admin authentication', () => {
         expected.via,
       ]);
     } else expect(outcome).toMatchObject({ ok: false, status: expected.status });
+  });
+
+  it('lets a read-only OAuth token read, and refuses it any change (403 insufficient_scope)', async () => {
+    const r = registry(null);
+    const as = (method: string, header: string) =>
+      r.authenticate({ method, headers: { authorization: header } });
+    expect((await as('GET', 'Bearer person-read')).ok).toBe(true);
+    for (const method of ['PUT', 'POST', 'PATCH', 'DELETE'])
+      expect(await as(method, 'Bearer person-read')).toMatchObject({
+        ok: false,
+        status: 403,
+        message: expect.stringMatching(/insufficient_scope.*gitea:write/),
+      });
+    expect((await as('PUT', 'Bearer person-write')).ok).toBe(true);
+    // A simulation changes nothing: a read-only token may ask for one.
+    const simulate = {
+      method: 'POST',
+      path: '/api/admin/policy/simulate',
+      headers: { authorization: 'Bearer person-read' },
+    };
+    expect((await r.authenticate(simulate)).ok).toBe(true);
+    // An OAuth identity that carries no scopes at all is no read-write grant either.
+    expect(await as('PUT', 'Bearer person-token')).toMatchObject({ ok: false, status: 403 });
   });
 
   it('has no ADMIN_TOKEN when it is unset', async () => {
