@@ -1202,7 +1202,7 @@ async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[
   const result = (await (mod.runAgentEconomyBench as () => Promise<unknown>)()) as {
     tokenizer: string;
     scenarios: Scenario[];
-    search: { tuning: Figures; heldout: Figures };
+    search: { tuning: Figures; blindA: Figures; blindB: Figures; heldout: Figures };
   };
   raw.agentEconomy = result;
   const rows: BenchRow[] = [];
@@ -1210,11 +1210,19 @@ async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[
     rows.push(infoRow(section, `${s.task}: tokens before`, s.before, 'tokens'));
     rows.push(infoRow(section, `${s.task}: tokens after`, s.after, 'tokens', s.note));
   }
-  const { tuning, heldout } = result.search;
+  const { tuning, blindA, blindB, heldout } = result.search;
   rows.push(
     infoRow(section, `discovery search top-1, tuning set (${tuning.total} tasks)`, tuning.top1 * 100, '%'),
     infoRow(section, `discovery search top-3, tuning set (${tuning.total} tasks)`, tuning.top3 * 100, '%'),
   );
+  for (const [name, f] of [
+    ['blind tuning set, half A (tuned on)', blindA],
+    ['blind tuning set, half B (only measured)', blindB],
+  ] as const)
+    rows.push(
+      infoRow(section, `discovery search top-1, ${name} (${f.total} tasks)`, f.top1 * 100, '%'),
+      infoRow(section, `discovery search top-3, ${name} (${f.total} tasks)`, f.top3 * 100, '%'),
+    );
   if (heldout.total) {
     rows.push(
       checkedRow(

@@ -368,6 +368,8 @@ export function searchFigures() {
     ...loadTasks('test/unit/catalogue/discovery-tasks-added.json'),
     ...loadTasks('test/unit/catalogue/discovery-tasks-added-2.json'),
   ];
+  // The blind tuning set in its two halves: A (looked at while tuning) and B (only measured).
+  const blind = loadTasks('test/unit/catalogue/discovery-tasks-blind.json');
   const heldoutFile = 'bench/discovery/heldout/tasks.json';
   const heldout = fs.existsSync(path.join(ROOT, heldoutFile)) ? loadTasks(heldoutFile) : [];
   // Only the counts leave this function: the held-out tasks are not printed or tuned on.
@@ -376,7 +378,12 @@ export function searchFigures() {
     top1: measureSearchAccuracy(search, tasks, 1).accuracy,
     top3: measureSearchAccuracy(search, tasks, 3).accuracy,
   });
-  return { tuning: figures(tuning), heldout: figures(heldout) };
+  return {
+    tuning: figures(tuning),
+    blindA: figures(blind.filter((_, i) => i % 2 === 0)),
+    blindB: figures(blind.filter((_, i) => i % 2 === 1)),
+    heldout: figures(heldout),
+  };
 }
 
 export async function runAgentEconomyBench() {
