@@ -188,11 +188,43 @@ describe('prepareAuditFields', () => {
     expect(f.arguments).toEqual({ ['k\ufffd']: 'v\ufffd', ok: 'fine \ud83d\ude00' });
   });
 
-  it('truncates oversized arguments', () => {
-    const { fields: f } = prepareAuditFields(entry(1, { arguments: { content: 'x'.repeat(200) } }), {
-      maxArgumentChars: 100,
+  it('cuts oversized arguments value by value: every key and every short value stays', () => {
+    const args = {
+      owner: 'o',
+      repo: 'r',
+      title: 'short title',
+      body: { content: 'x'.repeat(200_000), message: 'm' },
+    };
+    const { fields: f } = prepareAuditFields(entry(1, { arguments: args }), { maxArgumentChars: 1000 });
+    const a = f.arguments as any;
+    expect(JSON.stringify(a).length).toBeLessThanOrEqual(1000);
+    expect(a).toMatchObject({ owner: 'o', repo: 'r', title: 'short title', body: { message: 'm' } });
+    expect(a.body.content).toMatch(/^x+… \[cut: 200000 chars\]$/);
+    expect(a.body.content.length).toBeGreaterThan(500);
+  });
+
+  it('cuts the long values evenly, so padding one field does not hide another long one', () => {
+    const args = { pad: 'p'.repeat(500_000), description: 'd'.repeat(300) + 'END', note: 'n'.repeat(20) };
+    const { fields: f } = prepareAuditFields(entry(1, { arguments: args }), { maxArgumentChars: 2000 });
+    const a = f.arguments as any;
+    expect(Object.keys(a)).toEqual(['pad', 'description', 'note']);
+    expect(a.note).toBe('n'.repeat(20));
+    expect(a.description).toBe('d'.repeat(300) + 'END');
+    expect(a.pad).toMatch(/\[cut: 500000 chars\]$/);
+  });
+
+  it('cuts long lists item-wise when their strings are already short, and keeps a marker only for the hopeless case', () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => i);
+    const { fields: f } = prepareAuditFields(entry(1, { arguments: { ids: many, repo: 'r' } }), {
+      maxArgumentChars: 1000,
     });
-    expect(f.arguments).toEqual({ _truncated: true, _chars: 214 });
+    const a = f.arguments as any;
+    expect(a.repo).toBe('r');
+    expect(a.ids.at(-1)).toMatch(/^\[cut: \d+ more of 50000 items\]$/);
+    expect(a.ids.slice(0, 3)).toEqual([0, 1, 2]);
+    const keys = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, i]));
+    const hopeless = prepareAuditFields(entry(1, { arguments: keys }), { maxArgumentChars: 1000 });
+    expect(hopeless.fields.arguments).toEqual({ _truncated: true, _chars: JSON.stringify(keys).length });
   });
 
   it('round-trips through a queue job payload unchanged', () => {

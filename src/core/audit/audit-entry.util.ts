@@ -6,6 +6,7 @@
 // computed now matches the row read back later.
 import type { AuditEntry } from '../ports';
 import type { AuditRecordFields, JsonValue } from './audit-record.types';
+import { boundArguments } from './bound-arguments.util';
 
 export const AUDIT_REDACTED = '[REDACTED]';
 const MAX_TEXT = 2048; // per text column (paths can be long, but not unbounded)
@@ -15,7 +16,7 @@ export const DEFAULT_MAX_ARGUMENT_CHARS = 64 * 1024;
 export type PrepareOptions = {
   /** Exact secret values (configured tokens) that must never land in a column. */
   exactSecrets?: readonly string[];
-  /** Serialised size above which arguments are replaced by a truncation marker. */
+  /** Serialised size above which argument values are cut, longest first (bound-arguments.util). */
   maxArgumentChars?: number;
 };
 
@@ -102,8 +103,7 @@ export function prepareAuditFields(
   const scrubber = makeScrubber(options.exactSecrets ?? []);
   const maxChars = options.maxArgumentChars ?? DEFAULT_MAX_ARGUMENT_CHARS;
   let args = toJson(entry.arguments, scrubber, 0, new Set());
-  const size = JSON.stringify(args).length;
-  if (size > maxChars) args = { _truncated: true, _chars: size };
+  args = boundArguments(args, maxChars);
   const time = entry.time instanceof Date && !Number.isNaN(entry.time.getTime()) ? entry.time : new Date();
   const status = entry.status === null || entry.status === undefined ? null : count(entry.status);
   const fields: AuditRecordFields = {

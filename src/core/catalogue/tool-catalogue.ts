@@ -38,6 +38,15 @@ export type CatalogueOperation = {
    * description names the operation differently: policy rules written for that name still apply.
    */
   referenceName?: string;
+  /**
+   * When the 2xx response is an object that wraps the list (search results, workflow runs, trees,
+   * combined status...): the property holding it, read off the response schema (its only array).
+   */
+  listField: string | null;
+  /** The wrapper's own total counter (an integer `total_count` or `count` beside the list). */
+  countField: string | null;
+  /** The query parameters that page the result (`limit` is `per_page` on a few routes), or null. */
+  paging: { page: string | null; limit: string | null } | null;
   tool: McpToolDefinition;
 };
 
@@ -121,6 +130,10 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
           return (spec.definitions?.[s.$ref.split('/').pop() ?? '']?.type ?? '') === 'array';
         return false;
       });
+      const wrapped = listResult ? null : wrappedList(spec, success);
+      const queryNames = new Set(params.filter((p) => p.in === 'query').map((p) => p.name));
+      const pageParam = queryNames.has('page') ? 'page' : null;
+      const limitParam = queryNames.has('limit') ? 'limit' : queryNames.has('per_page') ? 'per_page' : null;
       if (BYTE_RANGE_OPERATIONS.has(op.operationId)) properties[BYTE_RANGE_ARG] = byteRangeSchema();
       const inputSchema: JsonObject = { type: 'object', properties, additionalProperties: false };
       if (required.length) inputSchema.required = required;
@@ -154,6 +167,9 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
         produces: op.produces ?? spec.produces ?? ['application/json'],
         responseHeaders,
         listResult,
+        listField: wrapped?.field ?? null,
+        countField: wrapped?.counter ?? null,
+        paging: pageParam || limitParam ? { page: pageParam, limit: limitParam } : null,
         tool,
       });
     }
@@ -170,6 +186,37 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
     byName: new Map(operations.map((o) => [o.operationId, o])),
     specVersion: spec.info?.version ?? 'unknown',
   };
+}
+
+const COUNTER_NAMES = ['total_count', 'count'];
+
+/** The schema behind a $ref (definitions only), or the schema itself. */
+function resolvedSchema(spec: SwaggerSpec, schema: unknown): Record<string, unknown> | null {
+  let s = schema as Record<string, unknown> | undefined;
+  for (let i = 0; i < 8 && s && typeof s.$ref === 'string'; i++)
+    s = spec.definitions?.[s.$ref.split('/').pop() ?? ''] as Record<string, unknown> | undefined;
+  return s && typeof s === 'object' ? s : null;
+}
+
+/** An object response with exactly one array property: that property, and its integer counter. */
+function wrappedList(
+  spec: SwaggerSpec,
+  success: Array<[string, { schema?: unknown }]>,
+): { field: string; counter: string | null } | null {
+  for (const [, response] of success) {
+    const schema = resolvedSchema(spec, response.schema);
+    const props = schema?.properties as Record<string, unknown> | undefined;
+    if (!props || typeof props !== 'object') continue;
+    const arrays = Object.keys(props).filter((k) => resolvedSchema(spec, props[k])?.type === 'array');
+    if (arrays.length !== 1) continue;
+    const counter =
+      COUNTER_NAMES.find((k) => {
+        const t = resolvedSchema(spec, props[k])?.type;
+        return t === 'integer' || t === 'number';
+      }) ?? null;
+    return { field: arrays[0]!, counter };
+  }
+  return null;
 }
 
 /** Returns a canonical instance of value, so structurally equal sub-trees are one object in memory. */

@@ -1,8 +1,13 @@
 // Size bounds, applied last: first MAX_TOOL_RESPONSE_ITEMS on arrays, then MAX_TOOL_RESPONSE_CHARS
 // on the serialized result. The result stays valid JSON and says what was cut and how to page.
-import type { Envelope } from './envelope';
+import { listIn, type Envelope } from './envelope';
 
-export type BoundsLimits = { maxItems: number; maxChars: number };
+export type BoundsLimits = {
+  maxItems: number;
+  maxChars: number;
+  /** The property that holds the list when the data wraps it (catalogue `listField`). */
+  listField?: string | null;
+};
 
 export type Truncation = {
   items?: { path: string; returned: number; total: number }[];
@@ -81,14 +86,17 @@ export function applyBounds(
 ): {
   text: string;
   truncated: boolean;
-  /** Items of a top-level list that the result still holds (null when the data is not a list). */
+  /** Items of the result's list (top level or wrapped) still held (null when the data is no list). */
   keptItems: number | null;
 } {
   const items: NonNullable<Truncation['items']> = [];
   const data = trimItems(envelope.data, limits.maxItems, items);
   let result: Envelope = { ...envelope, data };
+  const field = Array.isArray(data) ? null : (limits.listField ?? null);
+  const listPath = field === null ? '/' : pathOf({ parent: null, key: field });
+  const keptOf = (value: unknown) => listIn(value, field)?.length ?? null;
   if (items.length) {
-    const top = items.find((i) => i.path === '/');
+    const top = items.find((i) => i.path === listPath);
     result = {
       ...result,
       truncated: { items, hint: pagingHint(result, top ? top.returned : null) } satisfies Truncation,
@@ -99,7 +107,7 @@ export function applyBounds(
     return {
       text,
       truncated: items.length > 0,
-      keptItems: Array.isArray(result.data) ? (result.data as unknown[]).length : null,
+      keptItems: keptOf(result.data),
     };
 
   const originalChars = text.length;
@@ -108,15 +116,18 @@ export function applyBounds(
     chars: { limit: limits.maxChars, original_chars: originalChars, ...extra },
     hint: pagingHint(result, kept),
   });
-  if (Array.isArray(result.data)) {
-    // Keep as many whole items as fit (binary search on the count).
-    const all = result.data as unknown[];
+  const list = listIn(result.data, field);
+  if (list) {
+    // Keep as many whole items as fit (binary search on the count), where the list sits.
+    const all = list;
     let lo = 0;
     let hi = all.length;
+    const dataWith = (n: number) =>
+      field === null ? all.slice(0, n) : { ...(result.data as object), [field]: all.slice(0, n) };
     const render = (n: number) =>
       JSON.stringify({
         ...result,
-        data: all.slice(0, n),
+        data: dataWith(n),
         truncated: note({ returned_items: n, total_items: all.length }, n),
       });
     while (lo < hi) {
@@ -144,5 +155,5 @@ export function applyBounds(
     else hi = mid - 1;
   }
   text = renderText(lo);
-  return { text, truncated: true, keptItems: Array.isArray(result.data) ? 0 : null };
+  return { text, truncated: true, keptItems: list ? 0 : null };
 }

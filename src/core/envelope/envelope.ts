@@ -130,24 +130,56 @@ export function parseLinkHeader(
   return out;
 }
 
+export type PagingShape = {
+  /** The operation takes page/limit: its result always says how it is paged. */
+  paged?: boolean;
+  /** The query parameter that sets the page size (`limit`, or `per_page` on git trees). */
+  limitParam?: string | null;
+  /** The total Gitea put in the body (`total_count`/`count` of a wrapped list), used without X-Total-Count. */
+  bodyTotal?: number | null;
+};
+
 export function paginationFrom(
   headers: Record<string, string>,
   query: Array<[string, string]>,
   isList: boolean,
+  shape: PagingShape = {},
 ): Pagination | undefined {
   const links = parseLinkHeader(headers['link']);
-  const total = intOrNull(headers['x-total-count']);
-  if (!isList && total === null && Object.keys(links).length === 0) return undefined;
+  const headerTotal = intOrNull(headers['x-total-count']);
+  const bodyTotal =
+    typeof shape.bodyTotal === 'number' && Number.isSafeInteger(shape.bodyTotal) && shape.bodyTotal >= 0
+      ? shape.bodyTotal
+      : null;
+  const total = headerTotal ?? bodyTotal;
+  const hasLinks = Object.keys(links).length > 0;
+  if (!isList && !shape.paged && total === null && !hasLinks) return undefined;
   const q = new Map(query);
   const page =
     intOrNull(q.get('page')) ??
     (links.next?.page ? links.next.page - 1 : links.prev?.page ? links.prev.page + 1 : 1);
   const limit =
-    intOrNull(q.get('limit')) ?? links.next?.limit ?? links.last?.limit ?? links.first?.limit ?? null;
+    intOrNull(q.get(shape.limitParam ?? 'limit')) ??
+    links.next?.limit ??
+    links.last?.limit ??
+    links.first?.limit ??
+    null;
   let lastPage = links.last?.page ?? null;
   if (lastPage === null && total !== null && limit) lastPage = Math.max(1, Math.ceil(total / limit));
-  if (lastPage === null && !links.next && page !== null) lastPage = page;
-  return { page, limit, total_count: total, next_page: links.next?.page ?? null, last_page: lastPage };
+  if (lastPage === null && !links.next && page !== null && total === null) lastPage = page;
+  let nextPage = links.next?.page ?? null;
+  // Only the body counts (no Link, no X-Total-Count): the next page follows from the total.
+  if (nextPage === null && !hasLinks && headerTotal === null && lastPage !== null && page < lastPage)
+    nextPage = page + 1;
+  return { page, limit, total_count: total, next_page: nextPage, last_page: lastPage };
+}
+
+/** The list of a result: the data itself, or the wrapper's list property (`listField`). */
+export function listIn(data: unknown, listField: string | null | undefined): unknown[] | null {
+  if (Array.isArray(data)) return data;
+  if (!listField || data === null || typeof data !== 'object') return null;
+  const inner = (data as Record<string, unknown>)[listField];
+  return Array.isArray(inner) ? inner : null;
 }
 
 export function buildEnvelope(input: {
@@ -157,15 +189,23 @@ export function buildEnvelope(input: {
   response: GiteaResponse;
   query: Array<[string, string]>;
   isList: boolean;
+  /** How the operation is paged and where a wrapped list keeps its total (from the catalogue). */
+  paging?: { paged: boolean; limitParam: string | null; countField: string | null };
   declaredHeaders: string[];
   decoded: DecodedBody;
 }): Envelope {
   const { identity, response, decoded } = input;
-  const pagination = paginationFrom(
-    response.headers,
-    input.query,
-    input.isList || Array.isArray(decoded.data),
-  );
+  const counter = input.paging?.countField;
+  const data = decoded.data as Record<string, unknown> | null;
+  const bodyTotal =
+    counter && decoded.format === 'json' && data && typeof data === 'object' && !Array.isArray(data)
+      ? (data[counter] as number | null)
+      : null;
+  const pagination = paginationFrom(response.headers, input.query, input.isList || Array.isArray(data), {
+    paged: input.paging?.paged ?? false,
+    limitParam: input.paging?.limitParam ?? null,
+    bodyTotal,
+  });
   const headers: Record<string, string> = {};
   for (const name of input.declaredHeaders) {
     const value = response.headers[name];

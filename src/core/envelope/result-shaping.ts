@@ -6,7 +6,7 @@ import type { CatalogueOperation } from '../catalogue/tool-catalogue';
 import type { CallIdentity } from '../ports';
 import type { CursorCodec, CursorState } from './cursor';
 import { cursorSubject } from './cursor';
-import type { Envelope } from './envelope';
+import { listIn, type Envelope } from './envelope';
 import { selectFields } from './fields';
 import { cleanJson, cleanText, emptyCounts, totalOf, type HygieneCounts, type HygieneMode } from './hygiene';
 import { continuation, type ResultOptions } from './result-options';
@@ -105,12 +105,12 @@ export function shapeResult(
 
   // The cursor of a list: a placeholder of the right length until the bounds say how many items stay.
   const p = envelope.pagination;
-  const pageable =
-    ctx.op.params.some((x) => x.name === 'page' && x.in === 'query') || ctx.call.name === 'gitea_api_request';
-  const listLength = Array.isArray(envelope.data) ? envelope.data.length : 0;
+  const pageable = ctx.op.paging?.page != null || ctx.call.name === 'gitea_api_request';
+  const listLength = listIn(envelope.data, ctx.op.listField)?.length ?? 0;
+  const limitParam = ctx.op.paging?.limit ?? 'limit';
   const nextState = (page: number, limit: number | null): CursorState => ({
     tool: ctx.call.name,
-    args: withPage(ctx.call.name, ctx.call.args, page, limit),
+    args: withPage(ctx.call.name, ctx.call.args, page, limit, limitParam),
     fields: options.fields,
     format: options.format,
   });
@@ -152,15 +152,21 @@ export function shapeResult(
 }
 
 /** The call's arguments with the page (and limit) of the next request. */
-function withPage(tool: string, args: unknown, page: number, limit: number | null): Record<string, unknown> {
+function withPage(
+  tool: string,
+  args: unknown,
+  page: number,
+  limit: number | null,
+  limitParam: string,
+): Record<string, unknown> {
   const a = { ...((args ?? {}) as Record<string, unknown>) };
   if (tool === 'gitea_api_request') {
     const query: Record<string, unknown> = { ...((a.query ?? {}) as Record<string, unknown>), page };
-    if (limit !== null) query.limit = limit;
+    if (limit !== null) query[limitParam] = limit;
     a.query = query;
     return a;
   }
   a.page = page;
-  if (limit !== null) a.limit = limit;
+  if (limit !== null) a[limitParam] = limit;
   return a;
 }

@@ -582,6 +582,11 @@ export class ToolExecutor implements ToolService {
       response,
       query: request.query,
       isList: op.listResult,
+      paging: {
+        paged: op.paging !== null,
+        limitParam: op.paging?.limit ?? null,
+        countField: op.countField,
+      },
       declaredHeaders: op.responseHeaders,
       decoded,
     });
@@ -625,6 +630,7 @@ export class ToolExecutor implements ToolService {
     const bounded = applyBounds(scrubbed.value as typeof envelope, {
       maxItems: this.options.tools.maxResponseItems,
       maxChars: this.options.tools.maxResponseChars,
+      listField: op.listField,
     });
     return {
       text: shaped.finish(bounded.text, bounded.keptItems),

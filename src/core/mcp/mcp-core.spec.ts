@@ -88,6 +88,32 @@ describe('SessionTokenCodec', () => {
     now += 61;
     expect(codec.verify(id)).toEqual({ ok: false, reason: 'expired' });
   });
+
+  it('accepts only the canonical spelling of an id, and names the session by its nonce', () => {
+    now = 1_000;
+    const id = codec.issue({ version: '2025-11-25', owner: ownerOf('token:svc'), client: null });
+    const ok = codec.verify(id);
+    expect(ok.ok && ok.state.nonce).toMatch(/^[\w-]{12}$/);
+    // Node's base64url decoder ignores these; the id they make is another id and must not verify.
+    const [payload, signature] = id.split('.') as [string, string];
+    const last = signature.at(-1)!;
+    // A last character that differs only in the bits base64url drops (43 chars carry 258 bits, 256 used).
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sibling = alphabet[alphabet.indexOf(last) ^ 1]!;
+    expect(Buffer.from(signature.slice(0, -1) + sibling, 'base64url')).toEqual(
+      Buffer.from(signature, 'base64url'),
+    );
+    for (const variant of [
+      `${id}=`,
+      `${id}!`,
+      `${id}~`,
+      `${payload}=.${signature}`,
+      `${payload}.${signature.slice(0, -1)}${sibling}`,
+      `${payload}.${signature.slice(0, 10)} ${signature.slice(10)}`,
+    ]) {
+      expect([variant, codec.verify(variant).ok]).toEqual([variant, false]);
+    }
+  });
 });
 
 describe('decideSudo', () => {

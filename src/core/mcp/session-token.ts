@@ -12,12 +12,22 @@ export type SessionState = {
   client: { name: string; version: string } | null;
   /** Issued at, epoch seconds. */
   iat: number;
+  /** The session's own random nonce: what an ended session is remembered by. */
+  nonce: string;
 };
 
 export type SessionVerdict =
   { ok: true; state: SessionState } | { ok: false; reason: 'malformed' | 'signature' | 'expired' };
 
 const MAX_ID_LENGTH = 1024;
+// Unpadded base64url and nothing else. Node's decoder skips characters outside the alphabet and a
+// trailing "=", so without this one session would answer to many spellings of its id.
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** Whether `text` is the one canonical unpadded base64url spelling of the bytes it decodes to. */
+export function isCanonicalBase64url(text: string): boolean {
+  return BASE64URL.test(text) && Buffer.from(text, 'base64url').toString('base64url') === text;
+}
 
 export function ownerOf(subject: string): string {
   return createHash('sha256').update(subject).digest('base64url').slice(0, 22);
@@ -36,8 +46,8 @@ export class SessionTokenCodec {
     this.key = createHmac('sha256', secret).update('aegis-gitea-mcp/session-id/v1').digest();
   }
 
-  issue(state: Omit<SessionState, 'iat'>): string {
-    const body: SessionState & { n: string } = {
+  issue(state: Omit<SessionState, 'iat' | 'nonce'>): string {
+    const body: Omit<SessionState, 'nonce'> & { n: string } = {
       ...state,
       iat: this.nowSeconds(),
       n: randomBytes(9).toString('base64url'),
@@ -51,7 +61,10 @@ export class SessionTokenCodec {
     const dot = id.indexOf('.');
     if (dot <= 0 || dot !== id.lastIndexOf('.')) return { ok: false, reason: 'malformed' };
     const payload = id.slice(0, dot);
-    const given = Buffer.from(id.slice(dot + 1), 'base64url');
+    const signature = id.slice(dot + 1);
+    if (!isCanonicalBase64url(payload) || !isCanonicalBase64url(signature))
+      return { ok: false, reason: 'malformed' };
+    const given = Buffer.from(signature, 'base64url');
     const expected = Buffer.from(this.sign(payload), 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
       return { ok: false, reason: 'signature' };
@@ -61,8 +74,10 @@ export class SessionTokenCodec {
     } catch {
       return { ok: false, reason: 'malformed' };
     }
-    const state = parsed as Partial<SessionState>;
+    const state = parsed as Partial<SessionState> & { n?: unknown };
     if (
+      typeof state.n !== 'string' ||
+      state.n.length === 0 ||
       typeof state.version !== 'string' ||
       typeof state.owner !== 'string' ||
       typeof state.iat !== 'number'
@@ -74,7 +89,10 @@ export class SessionTokenCodec {
       state.client && typeof state.client.name === 'string' && typeof state.client.version === 'string'
         ? { name: state.client.name, version: state.client.version }
         : null;
-    return { ok: true, state: { version: state.version, owner: state.owner, client, iat: state.iat } };
+    return {
+      ok: true,
+      state: { version: state.version, owner: state.owner, client, iat: state.iat, nonce: state.n },
+    };
   }
 
   private sign(payload: string): string {

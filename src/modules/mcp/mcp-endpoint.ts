@@ -304,7 +304,7 @@ export class McpEndpoint {
     if (
       !state ||
       state.owner !== this.ownerOf(identity.subject) ||
-      (await this.options.revocations.isRevoked(sessionId))
+      (await this.options.revocations.isRevoked(state.nonce))
     ) {
       this.reject(res, 404, id, SERVER_ERROR, 'Session not found', 'session_unknown');
       return null;
@@ -361,7 +361,7 @@ export class McpEndpoint {
     if (!verdict.ok || verdict.state.owner !== ownerOf(identity.subject)) {
       return this.reject(res, 404, null, SERVER_ERROR, 'Session not found', 'session_unknown');
     }
-    await this.options.revocations.revoke(sessionId, this.options.sessionMaxAgeSeconds);
+    await this.options.revocations.revoke(verdict.state.nonce, this.options.sessionMaxAgeSeconds);
     this.verifiedSessions.delete(sessionId);
     res.statusCode = 200;
     res.end();

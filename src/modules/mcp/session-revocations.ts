@@ -1,30 +1,48 @@
 // Ended sessions (HTTP DELETE) of the session-based revisions. Session ids verify on any replica by
 // themselves; only their early end needs sharing, so it lives in Redis when REDIS_URL is set (every
-// replica sees it) and in memory otherwise (a single replica, or best effort).
-import { createHash } from 'node:crypto';
+// replica sees it) and in memory otherwise (a single replica, or best effort). An ended session is
+// remembered by its own nonce (from the verified id), not by the id's text: one session is one
+// entry however its id is spelled, and only the owner of a valid session can add one.
 
 export interface SessionRevocations {
-  revoke(sessionId: string, ttlSeconds: number): Promise<void>;
-  isRevoked(sessionId: string): Promise<boolean>;
+  /** `nonce`: SessionState.nonce of a verified session id. */
+  revoke(nonce: string, ttlSeconds: number): Promise<void>;
+  isRevoked(nonce: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
-const keyOf = (sessionId: string): string => createHash('sha256').update(sessionId).digest('base64url');
+/** Entries the in-memory store holds at most (expired ones go first, then the oldest). */
+export const MAX_MEMORY_REVOCATIONS = 100_000;
 
 export class MemorySessionRevocations implements SessionRevocations {
+  // Insertion order is expiry order (one lifetime for every session), so the first key is the oldest.
   private readonly ended = new Map<string, number>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxEntries = MAX_MEMORY_REVOCATIONS,
+  ) {}
 
-  async revoke(sessionId: string, ttlSeconds: number): Promise<void> {
-    const now = this.now();
-    if (this.ended.size > 50_000)
-      for (const [key, until] of this.ended) if (until <= now) this.ended.delete(key);
-    this.ended.set(keyOf(sessionId), now + ttlSeconds * 1000);
+  get size(): number {
+    return this.ended.size;
   }
 
-  async isRevoked(sessionId: string): Promise<boolean> {
-    const until = this.ended.get(keyOf(sessionId));
+  async revoke(nonce: string, ttlSeconds: number): Promise<void> {
+    const now = this.now();
+    this.ended.delete(nonce);
+    if (this.ended.size >= this.maxEntries) {
+      for (const [key, until] of this.ended) {
+        if (until > now) break;
+        this.ended.delete(key);
+      }
+      // Still full of live entries: the oldest is the one closest to its natural end.
+      while (this.ended.size >= this.maxEntries) this.ended.delete(this.ended.keys().next().value!);
+    }
+    this.ended.set(nonce, now + ttlSeconds * 1000);
+  }
+
+  async isRevoked(nonce: string): Promise<boolean> {
+    const until = this.ended.get(nonce);
     return until !== undefined && until > this.now();
   }
 
@@ -45,13 +63,14 @@ export class RedisSessionRevocations implements SessionRevocations {
     private readonly prefix = 'aegis:mcp:session-ended:',
   ) {}
 
-  async revoke(sessionId: string, ttlSeconds: number): Promise<void> {
-    await this.redis.set(this.prefix + keyOf(sessionId), '1', 'EX', Math.max(1, ttlSeconds));
+  // Every key expires with the session's lifetime, so Redis holds at most the sessions of one lifetime.
+  async revoke(nonce: string, ttlSeconds: number): Promise<void> {
+    await this.redis.set(this.prefix + nonce, '1', 'EX', Math.max(1, ttlSeconds));
   }
 
-  async isRevoked(sessionId: string): Promise<boolean> {
+  async isRevoked(nonce: string): Promise<boolean> {
     try {
-      return (await this.redis.exists(this.prefix + keyOf(sessionId))) > 0;
+      return (await this.redis.exists(this.prefix + nonce)) > 0;
     } catch {
       // A session id is not a credential (every request is authenticated), so fail open.
       this.warn('Redis unavailable while checking an MCP session; treating it as active');

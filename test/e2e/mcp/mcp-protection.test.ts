@@ -188,6 +188,14 @@ describe('MCP endpoint protections', () => {
       headers: { 'mcp-session-id': session },
     });
     expect(after.status).toBe(404);
+    // The same session spelled another way (characters the base64url decoder skips) stays ended.
+    for (const variant of [`${session}=`, `${session}!`, `${session}~`]) {
+      const again = await post(app.url, {
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        headers: { 'mcp-session-id': variant },
+      });
+      expect([variant, again.status]).toEqual([variant, 404]);
+    }
     const get = await post(app.url, { method: 'GET' });
     expect(get.status).toBe(405);
   });
