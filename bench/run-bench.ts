@@ -1101,14 +1101,15 @@ function inProcessCatalogueRows(raw: Record<string, unknown>): BenchRow[] {
   type Size = { tools: number; bytes: number; approxTokens: number };
   let loader: { loadBundledSpec(): unknown };
   let metrics: {
-    toolListSizes(spec?: unknown): { full: Size; discovery: Size };
+    toolListSizes(spec: unknown): { full: Size; discovery: Size };
     discoverySearchAccuracy(
       tasks: unknown[],
-      k?: number,
+      k: number,
+      spec: unknown,
     ): { accuracy: number; total: number; misses: unknown[] };
   };
   try {
-    loader = requireCompiled<typeof loader>(path.join(dir, 'spec-loader'));
+    loader = requireCompiled<typeof loader>(path.join(ROOT, 'dist', 'src', 'infra', 'gitea', 'spec-source'));
     metrics = requireCompiled<typeof metrics>(path.join(dir, 'catalogue-metrics'));
   } catch (err) {
     return [
@@ -1171,7 +1172,7 @@ function inProcessCatalogueRows(raw: Record<string, unknown>): BenchRow[] {
       return rows;
     }
     const tasks = JSON.parse(fs.readFileSync(tasksFile, 'utf8')) as unknown[];
-    const acc = metrics.discoverySearchAccuracy(tasks, 3);
+    const acc = metrics.discoverySearchAccuracy(tasks, 3, spec);
     raw.discoveryAccuracy = acc;
     rows.push(
       checkedRow(

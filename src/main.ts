@@ -16,7 +16,7 @@ import {
   unmatchedDisabledTools,
 } from './config/startup-checks';
 import { CALL_TOOL_NAME, DESCRIBE_TOOL_NAME, SEARCH_TOOL_NAME } from './core/catalogue/discovery-tools';
-import { bundledSpecPath } from './core/catalogue/spec-loader';
+import { bundledSpecPath } from './infra/gitea/spec-source';
 import { RAW_TOOL_NAME } from './core/catalogue/tool-catalogue';
 import { GiteaReadiness } from './modules/health/gitea-readiness';
 import { createLogger } from './infra/logging/logger';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { encode } from 'gpt-tokenizer/cjs/encoding/o200k_base';
-import { loadBundledSpec } from '../../src/core/catalogue/spec-loader';
+import { loadBundledSpec } from '../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../src/core/catalogue/tool-catalogue';
 import {
   CatalogueSearch,
@@ -15,7 +15,8 @@ import {
 } from '../../src/core/catalogue/discovery-search';
 import { GlobalPolicyProvider } from '../../src/core/policy/global-policy';
 import * as secrets from '../../src/core/secrets';
-import { createToolService, type ResultScrubber } from '../../src/core/executor/tool-service';
+import { createToolService } from '../../src/core/executor/tool-executor';
+import type { ResultScrubber } from '../../src/core/executor/tool-service';
 import type { CallIdentity, GiteaRequest, GiteaResponse } from '../../src/core/ports';
 import { applyBounds } from '../../src/core/envelope/bounds';
 import { UNTRUSTED_BANNER } from '../../src/core/envelope/envelope';

@@ -1,7 +1,7 @@
 // src/core stays framework-free: no NestJS, Prisma, BullMQ, Redis, Passport, pino, prom-client,
 // undici or pg import and no process.env read. Checked on the sources here and required of
 // the ESLint configuration too, so switching the lint rule off fails this test.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -27,6 +27,68 @@ function infraIntoModules(file: string, source: string): string[] {
   return relativeTargets(file, scan(source, file).specifiers)
     .filter((target) => target === MODULES || target.startsWith(MODULES + '/'))
     .map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`);
+}
+
+/** Rule: the core does no file, network or process I/O (the spec loader's reading lives in infra). */
+const CORE_IO_MODULES =
+  /^(node:)?(fs|fs\/promises|net|tls|http|https|http2|dgram|dns|child_process|worker_threads)$/;
+function coreIo(file: string, source: string): string[] {
+  const found = scan(source, file);
+  return [
+    ...found.specifiers
+      .filter((s) => CORE_IO_MODULES.test(s))
+      .map((s) => `${relative(ROOT, file)} imports ${s}`),
+    ...(found.callsFetch ? [`${relative(ROOT, file)} calls fetch`] : []),
+  ];
+}
+
+/** The import graph of the given files (relative imports, type-only ones included). */
+function importGraph(sources: Map<string, string>): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const [file, source] of sources) {
+    const targets = relativeTargets(file, scan(source, file).specifiers).map((t) =>
+      existsSync(t + '.ts') || sources.has(t + '.ts') ? t + '.ts' : join(t, 'index.ts'),
+    );
+    graph.set(
+      file,
+      targets.filter((t) => sources.has(t)),
+    );
+  }
+  return graph;
+}
+
+/** Rule: no import cycle. Each strongly connected part of the graph (Tarjan), as sorted relative paths. */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const part: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      part.push(w);
+    } while (w !== v);
+    if (part.length > 1 || (graph.get(v) ?? []).includes(v))
+      cycles.push(part.map((f) => relative(ROOT, f)).sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
 }
 
 /** Rule: nobody switches the boundary rules off in a file (eslint-disable of them). */
@@ -56,12 +118,12 @@ function files(dir: string): string[] {
   });
 }
 
-type Found = { specifiers: string[]; readsEnv: boolean };
+type Found = { specifiers: string[]; readsEnv: boolean; callsFetch: boolean };
 
 // Walks the TypeScript syntax tree, so comments and strings cannot cause false alarms.
 function scan(source: string, fileName = 'x.ts'): Found {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true);
-  const found: Found = { specifiers: [], readsEnv: false };
+  const found: Found = { specifiers: [], readsEnv: false, callsFetch: false };
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
       if (ts.isStringLiteral(node.moduleSpecifier)) found.specifiers.push(node.moduleSpecifier.text);
@@ -71,6 +133,7 @@ function scan(source: string, fileName = 'x.ts'): Found {
     } else if (ts.isCallExpression(node)) {
       const callee = node.expression;
       const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
+      if (ts.isIdentifier(callee) && callee.text === 'fetch') found.callsFetch = true;
       if (
         (isRequire || callee.kind === ts.SyntaxKind.ImportKeyword) &&
         node.arguments[0] &&
@@ -164,6 +227,15 @@ describe('architecture: clean edges (issue 11)', () => {
     expect(files(CORE).flatMap((f) => coreEscapes(f, readFileSync(f, 'utf8')))).toEqual([]);
   });
 
+  it('core does no file or network I/O (it takes the parsed spec; reading it is infra)', () => {
+    expect(core.flatMap((f) => coreIo(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('has no import cycle inside src/core', () => {
+    const sources = new Map(core.map((f) => [f, readFileSync(f, 'utf8')]));
+    expect(importCycles(importGraph(sources))).toEqual([]);
+  });
+
   it('infra never imports modules (each adapter exports its own injection token)', () => {
     expect(infra.flatMap((f) => infraIntoModules(f, readFileSync(f, 'utf8')))).toEqual([]);
   });
@@ -188,6 +260,23 @@ describe('architecture: clean edges (issue 11)', () => {
       true,
     );
     expect(boundaryDisabled('/* eslint-disable */')).toBe(true);
+    expect(coreIo(coreFile, "import { readFileSync } from 'node:fs';\nconst r = fetch(url);")).toEqual([
+      'src/core/executor/planted.ts imports node:fs',
+      'src/core/executor/planted.ts calls fetch',
+    ]);
+    expect(coreIo(coreFile, "import { createHash } from 'node:crypto';")).toEqual([]);
+    // A cycle: the catalogue reaching back into the executor that builds on it (type-only counts too).
+    const sources = new Map(core.map((f) => [f, readFileSync(f, 'utf8')]));
+    const catalogueFile = join(CORE, 'catalogue/tool-catalogue.ts');
+    sources.set(
+      catalogueFile,
+      `import type { ToolExecutor } from '../executor/tool-executor';\n${sources.get(catalogueFile)}`,
+    );
+    const [cycle, ...more] = importCycles(importGraph(sources));
+    expect(more).toEqual([]);
+    expect(cycle).toEqual(
+      expect.arrayContaining(['src/core/catalogue/tool-catalogue.ts', 'src/core/executor/tool-executor.ts']),
+    );
     expect(boundaryDisabled('// eslint-disable-next-line no-control-regex -- why')).toBe(false);
   });
 

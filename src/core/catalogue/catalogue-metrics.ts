@@ -4,7 +4,6 @@ import type { ToolSettings } from '../executor/tool-settings';
 import { globalRefusal } from './tool-filter';
 import { CatalogueSearch, measureSearchAccuracy, type DiscoveryTask } from './discovery-search';
 import { discoveryToolDefinitions } from './discovery-tools';
-import { loadBundledSpec } from './spec-loader';
 import type { SwaggerSpec } from './swagger-types';
 import { buildCatalogue, rawToolDefinition } from './tool-catalogue';
 
@@ -14,7 +13,7 @@ export type ToolListSize = { tools: number; bytes: number; approxTokens: number 
 const tokens = (bytes: number) => Math.round(bytes / 4);
 
 export function toolListSizes(
-  spec: SwaggerSpec = loadBundledSpec(),
+  spec: SwaggerSpec,
   tools: Pick<ToolSettings, 'disabledTools' | 'toolsets' | 'readOnly' | 'maxBinaryBytes'> = {
     disabledTools: [],
     toolsets: [],
@@ -38,11 +37,7 @@ export function toolListSizes(
 }
 
 /** Top-k accuracy of discovery search on a task list (test/unit/catalogue/discovery-tasks.json). */
-export function discoverySearchAccuracy(
-  tasks: DiscoveryTask[],
-  k = 3,
-  spec: SwaggerSpec = loadBundledSpec(),
-) {
+export function discoverySearchAccuracy(tasks: DiscoveryTask[], k: number, spec: SwaggerSpec) {
   const catalogue = buildCatalogue(spec, { maxBinaryBytes: 1 });
   return measureSearchAccuracy(new CatalogueSearch(catalogue.operations), tasks, k);
 }

@@ -1,7 +1,7 @@
 // What the discovery meta-tools say besides search results: the hint for an unknown name (the same
 // from gitea_describe_tool and gitea_call_tool), an example call for a described tool, and the
 // server instructions that tell an agent how the four tools fit together.
-import type { JsonObject, JsonValue } from '../executor/tool-service';
+import type { JsonObject, JsonValue } from './tool-definition';
 import { RESULT_OPTIONS_HELP } from '../envelope/result-options';
 import type { CatalogueSearch } from './discovery-search';
 import type { CatalogueOperation } from './tool-catalogue';

@@ -1,5 +1,5 @@
 // The meta-tools of discovery mode: a few hundred tokens instead of the whole catalogue.
-import type { McpToolDefinition } from '../executor/tool-service';
+import type { McpToolDefinition } from './tool-definition';
 
 export const SEARCH_TOOL_NAME = 'gitea_search_tools';
 export const DESCRIBE_TOOL_NAME = 'gitea_describe_tool';

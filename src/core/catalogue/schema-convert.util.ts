@@ -2,7 +2,7 @@
 // vendor extensions dropped, Go integer formats removed (they mean nothing to a JSON client).
 import { definitionFor } from './spec-loader';
 import type { SwaggerParameter, SwaggerSchema, SwaggerSpec } from './swagger-types';
-import type { JsonObject, JsonValue } from '../executor/tool-service';
+import type { JsonObject, JsonValue } from './tool-definition';
 
 const DROPPED_FORMATS = new Set(['int64', 'int32', 'uint64', 'uint32', 'uint', 'int', 'double', 'float']);
 const KEPT_KEYS = new Set([

@@ -1,7 +1,6 @@
-// Loads Gitea's swagger from the bundled copy, a file, or the live Gitea, and checks it is usable.
-// Parameter and response $refs are resolved here; schema $refs are inlined by the catalogue.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// Checks that a parsed Gitea swagger document is usable and resolves its parameter and response
+// $refs; schema $refs are inlined by the catalogue. Reading it (the bundled copy, a file, the live
+// Gitea) is I/O and lives in src/infra/gitea/spec-source.ts: the core takes the document's text.
 import {
   HTTP_METHODS,
   type SwaggerOperation,
@@ -18,73 +17,6 @@ export class SpecLoadError extends Error {
 }
 
 export type LoadedSpec = { spec: SwaggerSpec; source: 'bundled' | 'live' | 'file'; location: string };
-
-export type SpecLoadOptions = {
-  /** SPEC_SOURCE: 'bundled' | 'live' | a file path. */
-  source: string;
-  giteaUrl?: string;
-  /** Fetches the live spec text; injected so the core needs no HTTP client. */
-  fetchText?: (url: string) => Promise<string>;
-  warn?: (message: string) => void;
-};
-
-/** Finds gitea/swagger.v1.json by walking up from this file (works from src/ and dist/src/). */
-export function bundledSpecPath(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, 'gitea', 'swagger.v1.json');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new SpecLoadError('bundled Gitea spec gitea/swagger.v1.json not found next to the service');
-}
-
-let bundledCache: SwaggerSpec | null = null;
-
-export function loadBundledSpec(): SwaggerSpec {
-  if (!bundledCache) bundledCache = parseSpec(readFileSync(bundledSpecPath(), 'utf8'), 'bundled spec');
-  return bundledCache;
-}
-
-// The service builds its catalogue once and then drops the swagger document; caching it at module
-// level would pin the whole parsed spec for the life of the process.
-function loadBundledSpecOnce(): SwaggerSpec {
-  return bundledCache ?? parseSpec(readFileSync(bundledSpecPath(), 'utf8'), 'bundled spec');
-}
-
-export async function loadSpec(options: SpecLoadOptions): Promise<LoadedSpec> {
-  const source = options.source.trim() || 'bundled';
-  if (source === 'bundled')
-    return { spec: loadBundledSpecOnce(), source: 'bundled', location: bundledSpecPath() };
-  if (source === 'live') {
-    const url = `${(options.giteaUrl ?? '').replace(/\/+$/, '')}/swagger.v1.json`;
-    try {
-      if (!options.giteaUrl) throw new SpecLoadError('GITEA_URL is not set');
-      const fetchText = options.fetchText ?? defaultFetchText;
-      return { spec: parseSpec(await fetchText(url), url), source: 'live', location: url };
-    } catch (error) {
-      // The live spec is a convenience; the bundled one keeps the service usable.
-      options.warn?.(`live Gitea spec unusable (${describe(error)}); falling back to the bundled Gitea spec`);
-      return { spec: loadBundledSpecOnce(), source: 'bundled', location: bundledSpecPath() };
-    }
-  }
-  const path = resolve(source);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new SpecLoadError(`SPEC_SOURCE file ${path} cannot be read: ${describe(error)}`);
-  }
-  return { spec: parseSpec(text, path), source: 'file', location: path };
-}
-
-async function defaultFetchText(url: string): Promise<string> {
-  const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(15_000) });
-  if (!response.ok) throw new SpecLoadError(`HTTP ${response.status}`);
-  return response.text();
-}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 200) : 'unknown error';

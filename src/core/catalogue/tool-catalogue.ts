@@ -1,5 +1,5 @@
 // One MCP tool per Gitea operationId, plus the raw tool. Built once from the loaded spec.
-import type { JsonObject, JsonValue, McpToolDefinition } from '../executor/tool-service';
+import type { JsonObject, JsonValue, McpToolDefinition } from './tool-definition';
 import { routeKey } from '../policy/call-policy';
 import { inlineSchema, parameterSchema, uploadSchema } from './schema-convert.util';
 import { HTTP_METHODS, type SwaggerParameter, type SwaggerSpec } from './swagger-types';

@@ -2,11 +2,18 @@
 // its refusals), text pages, tables, hygiene of untrusted text, and what the meta-tools say.
 import type { AuditEntry, CallIdentity, GiteaRequest, GiteaResponse, GiteaTransport } from '../ports';
 import type { ToolSettings } from './tool-settings';
-import { loadBundledSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import { GlobalPolicyProvider } from '../policy/global-policy';
 import * as secrets from '../secrets';
-import { createToolService, type ResultScrubber } from './tool-service';
+import { createToolService } from './tool-executor';
+import { type ResultScrubber } from './tool-service';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
 const alice: CallIdentity = {

@@ -1,10 +1,17 @@
 // Issue 5 point 3: the secret detection mode of a call is its org's (PolicyProvider.forOrg) when the
 // org has a policy, else the global setting; exercised with the real secrets module.
 import type { AuditEntry, CallIdentity, EffectivePolicy, GiteaRequest, PolicyProvider } from '../ports';
-import { loadBundledSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import * as secrets from '../secrets';
-import { createToolService, type ResultScrubber } from './tool-service';
+import { createToolService } from './tool-executor';
+import { type ResultScrubber } from './tool-service';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 100_000 });
 const SECRET = 'ghp_' + 'aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5';

@@ -3,13 +3,20 @@
 // exactly one audit record; quotas counted per person; the discovery meta-tools flag what an
 // org's policy disables.
 import type { AuditEntry, CallIdentity, GiteaRequest } from '../ports';
-import { loadBundledSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import * as secrets from '../secrets';
 import { defaultOrgPolicy, type OrgPolicy } from '../policy/org-policy';
 import { OrgPolicyProvider } from '../policy/org-policy-provider';
 import { MemoryQuotaCounter } from '../policy/quota';
-import { createToolService, type ResultScrubber } from './tool-service';
+import { createToolService } from './tool-executor';
+import { type ResultScrubber } from './tool-service';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 100_000 });
 const identity: CallIdentity = {

@@ -7,11 +7,18 @@ import {
   type GiteaTransport,
 } from '../ports';
 import type { ToolSettings } from './tool-settings';
-import { loadBundledSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import { GlobalPolicyProvider } from '../policy/global-policy';
 import { passThroughScrubber } from './pass-through-scrubber';
-import { createToolService, UnknownToolError, type ResultScrubber } from './tool-service';
+import { createToolService } from './tool-executor';
+import { UnknownToolError, type ResultScrubber } from './tool-service';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
 const TOKEN = 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2';

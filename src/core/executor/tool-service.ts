@@ -6,21 +6,9 @@ import type { SecretDetectionMode } from '../secrets/detection-mode';
 import type { ToolSettings } from './tool-settings';
 import type { QuotaCounter } from '../policy/quota';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+import type { McpToolDefinition } from '../catalogue/tool-definition';
 
-export type McpToolDefinition = {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: JsonObject;
-  annotations?: {
-    readOnlyHint?: boolean;
-    destructiveHint?: boolean;
-    idempotentHint?: boolean;
-    openWorldHint?: boolean;
-  };
-};
+export type { JsonObject, JsonValue, McpToolDefinition } from '../catalogue/tool-definition';
 
 export type ToolCallResult = { content: Array<{ type: 'text'; text: string }>; isError: boolean };
 
@@ -117,5 +105,3 @@ export type ToolServiceDeps = {
   newEventId?: () => string;
   warn?: (message: string) => void;
 };
-
-export { createToolService, ToolExecutor } from './tool-executor';

@@ -1,12 +1,18 @@
 // Every operation that takes page/limit carries `pagination` (ADR 0005) and has its list bounded by
 // MAX_TOOL_RESPONSE_ITEMS, whether Gitea answers with a bare array or an object that wraps it.
 import type { CallIdentity, GiteaRequest, GiteaResponse, GiteaTransport } from '../ports';
-import { loadBundledSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { buildCatalogue, type CatalogueOperation } from '../catalogue/tool-catalogue';
 import { listIn } from '../envelope/envelope';
 import { GlobalPolicyProvider } from '../policy/global-policy';
 import { passThroughScrubber } from './pass-through-scrubber';
-import { createToolService } from './tool-service';
+import { createToolService } from './tool-executor';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
 const identity: CallIdentity = {

@@ -1,11 +1,17 @@
 // core/policy decides every refusal as a pure function; DISABLED_TOOLS reaches the raw tool and the
 // discovery meta-tools too (issue 11 finding), in the list and when called.
 import type { AuditEntry, CallIdentity } from '../ports';
-import { loadBundledSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
-import { createToolService } from '../executor/tool-service';
+import { createToolService } from '../executor/tool-executor';
 import { passThroughScrubber } from '../executor/pass-through-scrubber';
 import { decideGlobal, decideToolCall, type GlobalRules } from './call-policy';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const open: GlobalRules = { disabledTools: [], toolsets: [], readOnly: false };
 const repoDelete = {

@@ -1,7 +1,13 @@
-import { loadBundledSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { buildCatalogue } from '../catalogue/tool-catalogue';
 import { RouteMatcher } from '../catalogue/route-matcher';
 import { buildPath, encodePathValue, PathValueError, WILDCARD_PARAMS } from './path-encoding';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const R = '/repos/{owner}/{repo}';
 

@@ -9,7 +9,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { giteaVersionWarnings } from '../../config/startup-checks';
-import { bundledSpecPath } from '../../core/catalogue/spec-loader';
+import { bundledSpecPath } from '../../infra/gitea/spec-source';
 import { fetchGiteaUser } from '../auth/gitea-user.client';
 import { LOGGER } from '../tokens';
 

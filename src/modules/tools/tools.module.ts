@@ -4,9 +4,10 @@ import { Global, Inject, Injectable, Module, OnApplicationShutdown, Optional } f
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { AuditSink, GiteaTransport, PolicyProvider } from '../../core/ports';
-import { loadSpec } from '../../core/catalogue/spec-loader';
+import { loadSpec } from '../../infra/gitea/spec-source';
 import { buildCatalogue } from '../../core/catalogue/tool-catalogue';
-import { createToolService, type ToolService } from '../../core/executor/tool-service';
+import { createToolService } from '../../core/executor/tool-executor';
+import { type ToolService } from '../../core/executor/tool-service';
 import { GlobalPolicyProvider } from '../../core/policy/global-policy';
 import { OrgPolicyProvider, type OrgPolicySource } from '../../core/policy/org-policy-provider';
 import type { QuotaCounter } from '../../core/policy/quota';

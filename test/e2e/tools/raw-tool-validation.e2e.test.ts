@@ -1,9 +1,9 @@
 // End to end: gitea_api_request validates its query and body against the operation its path
 // matches, so a bad body never reaches Gitea (issue 4), against the Gitea simulator.
 import type { AuditEntry, CallIdentity, GiteaRequest, GiteaTransport } from '../../../src/core/ports';
-import { loadBundledSpec } from '../../../src/core/catalogue/spec-loader';
+import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
-import { createToolService } from '../../../src/core/executor/tool-service';
+import { createToolService } from '../../../src/core/executor/tool-executor';
 import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
 import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
 import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';

@@ -2,9 +2,9 @@
 // Gitea simulator (the MCP HTTP layer is tested elsewhere).
 import type { AppConfig } from '../../../src/config/app-config';
 import type { AuditEntry, CallIdentity } from '../../../src/core/ports';
-import { loadBundledSpec } from '../../../src/core/catalogue/spec-loader';
+import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
-import { createToolService } from '../../../src/core/executor/tool-service';
+import { createToolService } from '../../../src/core/executor/tool-executor';
 import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
 import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
 import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';

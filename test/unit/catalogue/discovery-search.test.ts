@@ -1,4 +1,4 @@
-import { loadBundledSpec } from '../../../src/core/catalogue/spec-loader';
+import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
 import {
   CatalogueSearch,
@@ -160,7 +160,7 @@ describe('CatalogueSearch', () => {
 
 describe('benchmark helpers', () => {
   it('measures tools/list size in both modes and the search accuracy', () => {
-    const sizes = toolListSizes();
+    const sizes = toolListSizes(loadBundledSpec());
     console.log(
       `tools/list: full ${sizes.full.tools} tools ${sizes.full.bytes} B (~${sizes.full.approxTokens} tokens); discovery ${sizes.discovery.tools} tools ${sizes.discovery.bytes} B (~${sizes.discovery.approxTokens} tokens)`,
     );
@@ -168,6 +168,8 @@ describe('benchmark helpers', () => {
     expect(sizes.discovery.tools).toBe(4);
     expect(sizes.discovery.approxTokens).toBeLessThan(3000);
     expect(sizes.full.bytes / sizes.discovery.bytes).toBeGreaterThan(50);
-    expect(discoverySearchAccuracy(tasks as DiscoveryTask[]).accuracy).toBeGreaterThanOrEqual(0.9);
+    expect(
+      discoverySearchAccuracy(tasks as DiscoveryTask[], 3, loadBundledSpec()).accuracy,
+    ).toBeGreaterThanOrEqual(0.9);
   });
 });

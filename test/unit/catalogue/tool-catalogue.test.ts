@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { loadBundledSpec, parseSpec, loadSpec, SpecLoadError } from '../../../src/core/catalogue/spec-loader';
+import { parseSpec, SpecLoadError } from '../../../src/core/catalogue/spec-loader';
+import { loadBundledSpec, loadSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue, RAW_TOOL_NAME } from '../../../src/core/catalogue/tool-catalogue';
 import { HTTP_METHODS, type SwaggerParameter } from '../../../src/core/catalogue/swagger-types';
 

@@ -2,7 +2,7 @@
 // that validates against the operation's own definition in Gitea's swagger (not our conversion).
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { loadBundledSpec } from '../../../src/core/catalogue/spec-loader';
+import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
 import { isWildcard } from '../../../src/core/request/path-encoding';
 import { buildRequest } from '../../../src/core/request/request-builder';
