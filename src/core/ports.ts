@@ -50,6 +50,11 @@ export type GiteaResponse = {
    * first `receivedBytes`, `totalBytes` is the declared length (Content-Length) when Gitea sent one.
    */
   cut?: { receivedBytes: number; totalBytes: number | null };
+  /**
+   * Gitea redirected off its own origin (a signed download link, ADR 0018): where to (origin only,
+   * never the signed link), and whether the transport fetched it (without credentials) or why not.
+   */
+  offOrigin?: { origin: string; followed: true } | { origin: string; followed: false; reason: string };
 };
 
 export type TransportErrorKind = 'timeout' | 'network_error' | 'payload_too_large';

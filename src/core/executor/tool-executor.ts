@@ -906,8 +906,15 @@ function safeCollect(fn: () => string[]): string[] {
 }
 
 function responseMessage(response: GiteaResponse): string {
+  const off = response.offOrigin;
+  if (off && !off.followed) {
+    return `Gitea redirected to a download at ${off.origin} (HTTP ${response.status}); it was not fetched: ${off.reason}. The link itself is not shown: it is signed, and anyone holding it could download the file.`;
+  }
+  if (off?.followed) {
+    return `Gitea redirected to a download at ${off.origin}, which answered HTTP ${response.status}: ${giteaErrorMessage(response.status, response.body)}`;
+  }
   if (response.status >= 300 && response.status < 400) {
-    return `Gitea answered with a redirect (HTTP ${response.status}) that was not followed: redirects off the Gitea API are refused`;
+    return `Gitea answered with a redirect (HTTP ${response.status}) that was not followed: a redirect to the Gitea web pages, or more than the allowed number of hops`;
   }
   return giteaErrorMessage(response.status, response.body);
 }

@@ -1,5 +1,6 @@
 // GiteaTransport on undici: one connection pool per Gitea origin (keep-alive reuse), a timeout per
-// call, a cap on the response body, and no redirect followed off the Gitea API.
+// call, a cap on the response body. Redirects: followed for GET within the Gitea API; one hop off
+// the Gitea origin (a signed download link, ADR 0018) is fetched without any credential.
 import { randomBytes } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import {
@@ -18,7 +19,26 @@ export type UndiciTransportOptions = {
   userAgent?: string;
   /** Same-origin redirects under /api/v1 followed for GET (Gitea redirects renamed repositories). */
   maxRedirects?: number;
+  /** Fetch a GET's redirect off the Gitea origin (signed download links) without credentials; default on. */
+  followOffOrigin?: boolean;
 };
+
+/** A redirect the transport follows: the target, and whether it leaves the Gitea origin. */
+type Hop = { url: URL; offOrigin: boolean };
+
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\./.test(host) ||
+    /^169\.254\./.test(host) ||
+    host === '::1' ||
+    /^fe[89ab][0-9a-f]:/.test(host) ||
+    host === '0.0.0.0' ||
+    /^::ffff:(127\.|169\.254\.)/.test(host)
+  );
+}
 
 export class UndiciGiteaTransport implements GiteaTransport {
   private readonly origin: string;
@@ -79,12 +99,39 @@ export class UndiciGiteaTransport implements GiteaTransport {
     if (limits.signal?.aborted) onAbort();
     limits.signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      let origin = this.origin;
+      let sendHeaders = headers;
+      let offOrigin: GiteaResponse['offOrigin'];
       for (let hop = 0; ; hop++) {
-        const response = await this.exchange(path, request.method, headers, body, limits, deadline, (loc) =>
-          hop < maxRedirects ? this.sameApiTarget(loc, path) : null,
+        const follow = (location: string): Hop | null => {
+          if (hop >= maxRedirects || offOrigin) return null; // nothing more after the off-origin hop
+          const target = this.redirectTarget(location, origin, path);
+          if (!target) return null;
+          if (!target.offOrigin) return target;
+          const refused = this.offOriginRefusal(target.url);
+          offOrigin = refused
+            ? { origin: target.url.origin, followed: false, reason: refused }
+            : { origin: target.url.origin, followed: true };
+          return refused ? null : target;
+        };
+        const response = await this.exchange(
+          origin,
+          path,
+          request.method,
+          sendHeaders,
+          body,
+          limits,
+          deadline,
+          follow,
         );
         if (response.redirectTo !== null) {
-          path = response.redirectTo;
+          const next = response.redirectTo;
+          if (next.offOrigin) {
+            // The signed link is the credential: nothing of the caller's goes to another host.
+            sendHeaders = { accept: '*/*', 'user-agent': headers['user-agent']! };
+          }
+          origin = next.url.origin;
+          path = `${next.url.pathname}${next.url.search}`;
           continue;
         }
         const out: GiteaResponse = {
@@ -93,6 +140,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
           body: response.body,
         };
         if (response.cut) out.cut = response.cut;
+        if (offOrigin) out.offOrigin = offOrigin;
         return out;
       }
     } catch (error) {
@@ -109,24 +157,25 @@ export class UndiciGiteaTransport implements GiteaTransport {
    * Readable stream and async iteration of undici's request() (a large share of the call's CPU).
    */
   private exchange(
+    origin: string,
     path: string,
     method: GiteaRequest['method'],
     headers: Record<string, string>,
     body: Buffer | string | undefined,
     limits: { timeoutMs: number; maxBodyBytes: number; maxTextBytes?: number },
     deadline: { expired: boolean; abort: ((err: Error) => void) | null },
-    follow: (location: string) => string | null,
+    follow: (location: string) => Hop | null,
   ): Promise<{
     status: number;
     headers: Record<string, string>;
     body: Uint8Array;
-    redirectTo: string | null;
+    redirectTo: Hop | null;
     cut?: { receivedBytes: number; totalBytes: number | null };
   }> {
     return new Promise((resolve, reject) => {
       let status = 0;
       let flat: Record<string, string> = {};
-      let redirectTo: string | null = null;
+      let redirectTo: Hop | null = null;
       const chunks: Buffer[] = [];
       let total = 0;
       let abort: ((err: Error) => void) | null = null;
@@ -223,7 +272,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
       } as unknown as Dispatcher.DispatchHandler;
       this.agent.dispatch(
         {
-          origin: this.origin,
+          origin,
           path,
           method,
           headers,
@@ -236,16 +285,33 @@ export class UndiciGiteaTransport implements GiteaTransport {
     });
   }
 
-  /** A redirect is followed only to the same origin and under the API base; else it is returned as is. */
-  private sameApiTarget(location: string, current: string): string | null {
-    let target: URL;
+  /**
+   * Where a redirect leads: within the Gitea API (same origin, under the API base), or off the Gitea
+   * origin. A redirect to the Gitea origin outside the API (the web UI) is not followed.
+   */
+  private redirectTarget(location: string, origin: string, current: string): Hop | null {
+    let url: URL;
     try {
-      target = new URL(location, `${this.origin}${current}`);
+      url = new URL(location, `${origin}${current}`);
     } catch {
       return null;
     }
-    if (target.origin !== this.origin || !target.pathname.startsWith(`${this.apiBase}/`)) return null;
-    return `${target.pathname}${target.search}`;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.origin === this.origin)
+      return url.pathname.startsWith(`${this.apiBase}/`) ? { url, offOrigin: false } : null;
+    return { url, offOrigin: true };
+  }
+
+  /** Why an off-origin download link is not fetched, or null when it may be (ADR 0018). */
+  private offOriginRefusal(url: URL): string | null {
+    if (this.options.followOffOrigin === false) return 'following redirects off the Gitea origin is off';
+    if (url.username || url.password) return 'the link carries a user name or password';
+    if (this.origin.startsWith('https:') && url.protocol !== 'https:')
+      return 'the link is plain http while Gitea is served over https';
+    // Loopback and link-local addresses (cloud metadata) only when Gitea itself is on one.
+    if (isLocalHost(url.hostname) && !isLocalHost(new URL(this.origin).hostname))
+      return 'the link points at a loopback or link-local address';
+    return null;
   }
 
   async close(): Promise<void> {

@@ -108,13 +108,12 @@ describe('UndiciGiteaTransport', () => {
     await t.close();
   });
 
-  it('follows a same-origin API redirect but never one off the Gitea origin', async () => {
+  it('follows a same-origin API redirect; a redirect to the Gitea web pages is not followed', async () => {
     const t = new UndiciGiteaTransport({ baseUrl: base });
     handler = (req, res) => {
       if (req.url === '/sub/api/v1/repos/old/r')
         res.writeHead(301, { location: '/sub/api/v1/repos/new/r' }).end();
-      else if (req.url === '/sub/api/v1/away')
-        res.writeHead(302, { location: 'http://127.0.0.2:1/steal' }).end();
+      else if (req.url === '/sub/api/v1/web') res.writeHead(302, { location: '/sub/user/login' }).end();
       else res.end('{"ok":true}');
     };
     const moved = await t.send(
@@ -124,9 +123,74 @@ describe('UndiciGiteaTransport', () => {
     );
     expect(moved.status).toBe(200);
     expect(seen.map((s) => s.url)).toEqual(['/sub/api/v1/repos/old/r', '/sub/api/v1/repos/new/r']);
-    const away = await t.send({ method: 'GET', path: '/away', query: [], headers: {} }, identity, limits);
-    expect(away.status).toBe(302);
+    const web = await t.send({ method: 'GET', path: '/web', query: [], headers: {} }, identity, limits);
+    expect(web.status).toBe(302);
+    expect(web.offOrigin).toBeUndefined();
     await t.close();
+  });
+
+  it('fetches an off-origin download link (artifact zip) once, without any credential (ADR 0018)', async () => {
+    const storageSeen: Array<{ url: string; headers: IncomingMessage['headers'] }> = [];
+    const storage = createServer((req, res) => {
+      storageSeen.push({ url: req.url ?? '', headers: req.headers });
+      if (req.url?.startsWith('/bucket/again')) res.writeHead(302, { location: `${base}/api/v1/x` }).end();
+      else res.writeHead(200, { 'content-type': 'application/zip' }).end(Buffer.from('PK\x03\x04zip'));
+    });
+    await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
+    const storageOrigin = `http://127.0.0.1:${(storage.address() as AddressInfo).port}`;
+    try {
+      const t = new UndiciGiteaTransport({ baseUrl: base });
+      handler = (req, res) => {
+        if (req.url === '/sub/api/v1/repos/o/r/actions/artifacts/1/zip')
+          res.writeHead(302, { location: `${storageOrigin}/bucket/a.zip?X-Amz-Signature=sig` }).end();
+        else if (req.url === '/sub/api/v1/again')
+          res.writeHead(302, { location: `${storageOrigin}/bucket/again` }).end();
+        else if (req.url === '/sub/api/v1/userinfo')
+          res.writeHead(302, { location: `http://u:p@127.0.0.1:9/x` }).end();
+        else res.end('{}');
+      };
+      const sudoIdentity = { ...identity, sudo: 'bob' };
+      const zip = await t.send(
+        { method: 'GET', path: '/repos/o/r/actions/artifacts/1/zip', query: [], headers: { cookie: 'c=1' } },
+        sudoIdentity,
+        limits,
+      );
+      expect(zip.status).toBe(200);
+      expect(Buffer.from(zip.body).toString('latin1')).toBe('PK\x03\x04zip');
+      expect(zip.offOrigin).toEqual({ origin: storageOrigin, followed: true });
+      expect(storageSeen).toHaveLength(1);
+      expect(storageSeen[0]!.url).toBe('/bucket/a.zip?X-Amz-Signature=sig');
+      expect(storageSeen[0]!.headers.authorization).toBeUndefined();
+      expect(storageSeen[0]!.headers.sudo).toBeUndefined();
+      expect(storageSeen[0]!.headers.cookie).toBeUndefined();
+      // One hop off the origin, no more: a redirect back from the storage host is returned as is.
+      const again = await t.send({ method: 'GET', path: '/again', query: [], headers: {} }, identity, limits);
+      expect(again.status).toBe(302);
+      expect(seen.filter((s) => s.url === '/sub/api/v1/x')).toHaveLength(0);
+      // A link with credentials in it is not fetched, and says why.
+      const userinfo = await t.send(
+        { method: 'GET', path: '/userinfo', query: [], headers: {} },
+        identity,
+        limits,
+      );
+      expect(userinfo.status).toBe(302);
+      expect(userinfo.offOrigin).toMatchObject({ origin: 'http://127.0.0.1:9', followed: false });
+      // Switched off: returned as the redirect, with the reason.
+      const off = new UndiciGiteaTransport({ baseUrl: base, followOffOrigin: false });
+      const kept = await off.send(
+        { method: 'GET', path: '/repos/o/r/actions/artifacts/1/zip', query: [], headers: {} },
+        identity,
+        limits,
+      );
+      expect(kept.status).toBe(302);
+      expect(kept.offOrigin).toMatchObject({ origin: storageOrigin, followed: false });
+      expect(storageSeen.map((s) => s.url)).toEqual(['/bucket/a.zip?X-Amz-Signature=sig', '/bucket/again']);
+      await t.close();
+      await off.close();
+    } finally {
+      storage.closeAllConnections();
+      await new Promise((resolve) => storage.close(resolve));
+    }
   });
 
   it('caps the body, times out, and reports network errors', async () => {
