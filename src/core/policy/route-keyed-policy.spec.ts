@@ -2,7 +2,9 @@
 // that names an operation differently (SPEC_SOURCE=live) cannot move it out of its rule, neither
 // out of DISABLED_TOOLS (the floor) nor out of an organisation's disabled_tools.
 import { buildCatalogue, operationNamesByRoute } from '../catalogue/tool-catalogue';
-import { loadBundledSpec, parseSpec } from '../catalogue/spec-loader';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpec } from '../catalogue/spec-loader';
 import { operationSubject, patternReachesAny } from '../catalogue/tool-filter';
 import {
   decideGlobal,
@@ -13,6 +15,10 @@ import {
   type GlobalRules,
 } from './call-policy';
 import { decideCall, defaultOrgPolicy, resolveEffectivePolicy, type GlobalFloor } from './org-policy';
+
+// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
+const loadBundledSpec = () =>
+  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const open: GlobalRules = { disabledTools: [], toolsets: [], readOnly: false };
 const floor: GlobalFloor = { ...open, detectionMode: 'mask' };

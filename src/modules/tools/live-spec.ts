@@ -5,7 +5,7 @@
 // learns the bundled name of every method and route (CatalogueOperation.referenceName) and policy
 // decisions match rules against both names and the route (src/core/policy/call-policy.ts).
 import { readFileSync } from 'node:fs';
-import { bundledSpecPath } from '../../core/catalogue/spec-loader';
+import { bundledSpecPath } from '../../infra/gitea/spec-source';
 import { operationNamesByRoute } from '../../core/catalogue/tool-catalogue';
 import type { SwaggerSpec } from '../../core/catalogue/swagger-types';
 
