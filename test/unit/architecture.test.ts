@@ -218,6 +218,36 @@ describe('architecture: the framework-free core', () => {
   });
 });
 
+/** String literals (and template text) of a source that contain `needle`. */
+function literalsWith(source: string, needle: string, fileName = 'x.ts'): number {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true);
+  let count = 0;
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isStringLiteralLike(node) ||
+        ts.isTemplateHead(node) ||
+        ts.isTemplateMiddle(node) ||
+        ts.isTemplateTail(node)) &&
+      node.text.includes(needle)
+    )
+      count++;
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return count;
+}
+
+/** Rule: one home each. The files (not tests) that write the redaction marker or a token bucket's refill. */
+function homesOf(sources: Map<string, string>): { marker: string[]; tokenBucket: string[] } {
+  const marker: string[] = [];
+  const tokenBucket: string[] = [];
+  for (const [file, source] of sources) {
+    if (literalsWith(source, '[REDACTED]', file) > 0) marker.push(relative(ROOT, file));
+    if (/tokens\s*\+\s*[^;]*\*\s*this\.refillPerMs/.test(source)) tokenBucket.push(relative(ROOT, file));
+  }
+  return { marker, tokenBucket };
+}
+
 describe('architecture: clean edges (issue 11)', () => {
   const core = files(CORE).filter((f) => !f.endsWith('.spec.ts'));
   const infra = files(INFRA);
@@ -229,6 +259,28 @@ describe('architecture: clean edges (issue 11)', () => {
 
   it('core does no file or network I/O (it takes the parsed spec; reading it is infra)', () => {
     expect(core.flatMap((f) => coreIo(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('has one home for the redaction marker and for the token bucket', () => {
+    const sources = new Map(
+      [...files(CORE), ...files(INFRA), ...files(MODULES)]
+        .filter((f) => !f.endsWith('.spec.ts'))
+        .map((f) => [f, readFileSync(f, 'utf8')]),
+    );
+    expect(homesOf(sources)).toEqual({
+      marker: ['src/core/secrets/redaction-marker.ts'],
+      tokenBucket: ['src/core/mcp/rate-limiter.ts'],
+    });
+    // Planted: a second marker and a second bucket are found.
+    sources.set(join(INFRA, 'planted.ts'), "const M = '[REDACTED]';");
+    sources.set(
+      join(CORE, 'mcp/planted.ts'),
+      'b.tokens = Math.min(this.capacity, b.tokens + elapsed * this.refillPerMs);',
+    );
+    expect(homesOf(sources)).toEqual({
+      marker: ['src/core/secrets/redaction-marker.ts', 'src/infra/planted.ts'],
+      tokenBucket: ['src/core/mcp/rate-limiter.ts', 'src/core/mcp/planted.ts'],
+    });
   });
 
   it('has no import cycle inside src/core', () => {

@@ -7,8 +7,9 @@
 import type { AuditEntry } from '../ports';
 import type { AuditRecordFields, JsonValue } from './audit-record.types';
 import { boundArguments } from './bound-arguments.util';
+import { REDACTED } from '../secrets/redaction-marker';
 
-export const AUDIT_REDACTED = '[REDACTED]';
+export const AUDIT_REDACTED = REDACTED;
 const MAX_TEXT = 2048; // per text column (paths can be long, but not unbounded)
 const MAX_DEPTH = 16;
 export const DEFAULT_MAX_ARGUMENT_CHARS = 64 * 1024;

@@ -1,5 +1,7 @@
 // Error results: {"error": {"status", "kind", "message"}}. Messages are Gitea's (or ours),
 // truncated and stripped of credentials; stack traces never leave the process.
+import { REDACTED } from '../secrets/redaction-marker';
+
 export type ErrorKind =
   | 'bad_request'
   | 'unauthorized'
@@ -50,13 +52,13 @@ export function sanitizeMessage(
 ): string {
   let text = message;
   for (const secret of secrets) {
-    if (secret && secret.length >= 4) text = text.split(secret).join('[REDACTED]');
+    if (secret && secret.length >= 4) text = text.split(secret).join(REDACTED);
   }
   text = text
-    .replace(/(authorization\s*[:=]\s*)("?)[^\s"',;]+(?:\s+[^\s"',;]+)?/gi, '$1$2[REDACTED]')
-    .replace(/\b(bearer|token|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [REDACTED]')
-    .replace(/([?&](?:token|access_token|sudo|password)=)[^&\s"]+/gi, '$1[REDACTED]')
-    .replace(/(\/\/[^/\s:@]+:)[^@\s/]+@/g, '$1[REDACTED]@');
+    .replace(/(authorization\s*[:=]\s*)("?)[^\s"',;]+(?:\s+[^\s"',;]+)?/gi, `$1$2${REDACTED}`)
+    .replace(/\b(bearer|token|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`)
+    .replace(/([?&](?:token|access_token|sudo|password)=)[^&\s"]+/gi, `$1${REDACTED}`)
+    .replace(/(\/\/[^/\s:@]+:)[^@\s/]+@/g, `$1${REDACTED}@`);
   // Control characters make poor messages and can smuggle terminal escapes.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point here
   text = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');

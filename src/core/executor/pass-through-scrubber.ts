@@ -1,8 +1,9 @@
 // Fallback ResultScrubber used until the secrets module is wired: exact redaction only (strings
 // and object keys), no pattern masking, no write-back detection.
+import { REDACTED } from '../secrets/redaction-marker';
 import type { ResultScrubber } from './tool-service';
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 export function redactExact(value: unknown, secrets: string[]): { value: unknown; redactions: number } {
   const list = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort(

@@ -3,7 +3,8 @@
 // the same number. Within the budget each failure is audited on its own; beyond it the failure is
 // answered 429 and only counted, and each address's count is reported once per window, so a
 // stream of wrong tokens adds at most `perMinute` + 1 audit records per address per minute.
-// Pure and clock-driven.
+// Pure and clock-driven. The buckets are the one token bucket of the core (rate-limiter.ts).
+import { TokenBucketRateLimiter } from './rate-limiter';
 
 export type AuthFailureVerdict = { record: true } | { record: false; retryAfterSeconds: number };
 
@@ -22,13 +23,10 @@ export type AuthFailureLimiterOptions = {
 /** The remote of an aggregate that stands for addresses beyond `maxKeys`. */
 export const OVERFLOW_REMOTE = '(many addresses)';
 
-type Bucket = { tokens: number; updatedMs: number };
-
 export class AuthFailureLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets: TokenBucketRateLimiter;
   private readonly windows = new Map<string, SuppressedAuthFailures>();
   private readonly capacity: number;
-  private readonly refillPerMs: number;
   private readonly windowMs: number;
   private readonly maxKeys: number;
 
@@ -37,9 +35,9 @@ export class AuthFailureLimiter {
     private readonly now: () => number,
   ) {
     this.capacity = Math.max(0, options.perMinute);
-    this.refillPerMs = this.capacity / 60_000;
     this.windowMs = Math.max(1, options.windowMs ?? 60_000);
     this.maxKeys = Math.max(1, options.maxKeys ?? 10_000);
+    this.buckets = new TokenBucketRateLimiter(this.capacity, now, this.maxKeys);
   }
 
   get enabled(): boolean {
@@ -50,32 +48,15 @@ export class AuthFailureLimiter {
   failure(remote: string): AuthFailureVerdict {
     if (!this.enabled) return { record: true };
     const now = this.now();
-    let bucket = this.buckets.get(remote);
-    if (!bucket) {
-      if (this.buckets.size >= this.maxKeys) this.prune(now);
-      bucket = { tokens: this.capacity, updatedMs: now };
-      this.buckets.set(remote, bucket);
-    } else {
-      bucket.tokens = Math.min(
-        this.capacity,
-        bucket.tokens + Math.max(0, now - bucket.updatedMs) * this.refillPerMs,
-      );
-      bucket.updatedMs = now;
-    }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { record: true };
-    }
+    const decision = this.buckets.take(remote);
+    if (decision.allowed) return { record: true };
     const key = this.windows.has(remote) || this.windows.size < this.maxKeys ? remote : OVERFLOW_REMOTE;
     const window = this.windows.get(key);
     if (window) {
       window.count += 1;
       window.lastAt = now;
     } else this.windows.set(key, { remote: key, count: 1, firstAt: now, lastAt: now });
-    return {
-      record: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.refillPerMs / 1000)),
-    };
+    return { record: false, retryAfterSeconds: decision.retryAfterSeconds };
   }
 
   /**
@@ -92,17 +73,6 @@ export class AuthFailureLimiter {
       }
     }
     return out;
-  }
-
-  private prune(now: number): void {
-    for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.updatedMs) * this.refillPerMs >= this.capacity)
-        this.buckets.delete(key);
-    }
-    if (this.buckets.size >= this.maxKeys) {
-      const first = this.buckets.keys().next();
-      if (!first.done) this.buckets.delete(first.value);
-    }
   }
 }
 

@@ -22,6 +22,7 @@ import { containerKind } from './container.util';
 import { classifyBytes, decodeBytes, encodeText, type ByteClass } from './text-encoding.util';
 
 import type { SecretDetectionMode } from './detection-mode';
+import { REDACTED } from './redaction-marker';
 
 export type DetectionMode = SecretDetectionMode;
 export type ScrubContext = {
@@ -50,7 +51,7 @@ export type ScrubResult<T = unknown> = {
   json?: string;
 };
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 const SEP = '\u0000';
 
 const F_KEY = 1; // slot is an object key

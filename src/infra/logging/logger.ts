@@ -7,6 +7,7 @@
 // mutated).
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogConfig } from './log-config';
+import { REDACTED } from '../../core/secrets/redaction-marker';
 
 const SENSITIVE_FIELDS = [
   'authorization',
@@ -39,7 +40,7 @@ const SENSITIVE = new Set(SENSITIVE_FIELDS.map((field) => field.toLowerCase()));
 /** Levels below the top level that are searched (the former redact paths reached `*.*.*.key`). */
 const MAX_DEPTH = 3;
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 function isWalkable(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;

@@ -19,14 +19,9 @@ export const AUDIT_METRICS = Symbol('AUDIT_METRICS');
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Configured secrets that must never appear in a stored record (defence in depth). */
-export function configuredSecrets(config: AppConfig): string[] {
-  return [
-    config.gitea.token,
-    config.mcp.bearerToken,
-    config.gitea.oauthClientSecret,
-    config.secrets.encryptionKey,
-  ].filter((value): value is string => typeof value === 'string' && value.length > 0);
-}
+import { configuredSecrets } from '../../config/configured-secrets';
+
+export { configuredSecrets };
 
 @Global()
 @Module({

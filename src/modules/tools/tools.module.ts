@@ -3,6 +3,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { configuredSecrets } from '../../config/configured-secrets';
 import type { AuditSink, GiteaTransport, PolicyProvider } from '../../core/ports';
 import { loadSpec } from '../../infra/gitea/spec-source';
 import { buildCatalogue } from '../../core/catalogue/tool-catalogue';
@@ -107,9 +108,7 @@ class TransportCloser implements OnApplicationShutdown {
           {
             tools: config.tools,
             secrets: { detectionMode: config.secrets.detectionMode },
-            exactSecrets: [config.gitea.token, config.mcp.bearerToken, config.gitea.oauthClientSecret].filter(
-              (s): s is string => typeof s === 'string' && s.length > 0,
-            ),
+            exactSecrets: configuredSecrets(config),
             timeoutMs: config.gitea.timeoutMs,
             // Continuation cursors are signed with a key derived from ENCRYPTION_KEY, so every
             // replica accepts the others' cursors; without one, each process has its own key.
