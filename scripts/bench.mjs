@@ -41,6 +41,8 @@ if (srcStale && !args.includes('--no-build')) {
   const r = spawnSync(bin('nest'), ['build'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0)
     process.stderr.write('[bench] nest build failed: the sidecar figures use whatever dist/ holds\n');
+  // The embedded database's template data directory (what `npm run build` adds after nest build).
+  spawnSync(process.execPath, [join(root, 'scripts', 'pglite-template.mjs')], { cwd: root, stdio: 'inherit' });
 }
 if (benchStale || !existsSync(runner)) {
   process.stderr.write('[bench] compiling bench/ ...\n');
