@@ -34,6 +34,8 @@ export type Sidecar = {
   mcpUrl: string;
   pid: number;
   startToReadyMs: number;
+  /** Epoch ms when the process was spawned (to line a CPU profile up with the load). */
+  startedAt: number;
   logFile: string;
   rssBytes(): number | null;
   connect(name?: string): Promise<Client>;
@@ -115,6 +117,7 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, opts.mainJs]
     : [opts.mainJs];
   const t0 = performance.now();
+  const startedAt = Date.now();
   const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', logFd, logFd] });
   fs.closeSync(logFd);
   let exited: string | null = null;
@@ -157,6 +160,7 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     mcpUrl,
     pid,
     startToReadyMs,
+    startedAt,
     logFile,
     rssBytes: () => readRss(pid),
     connect: (name) => connectClient(mcpUrl, name),

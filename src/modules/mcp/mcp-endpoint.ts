@@ -3,7 +3,7 @@
 // (2026-07-28 vs. the session-based revisions) -> sessions (400/404) -> the pipeline's rate limit
 // (429) and concurrency (503) for tools/call, refusals audited through the call exit -> dispatch.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { clientInfoFromParams, parseClientInfo } from '../../core/mcp/client-info.util';
 import type { Release } from '../../core/mcp/concurrency-limiter';
@@ -29,7 +29,7 @@ import type { AdmissionRoute, HttpAdmission } from '../admission/http-admission'
 import { bearerChallenge } from '../../core/oauth/challenge';
 import { scopesForAccess } from '../../core/oauth/scopes';
 import type { McpMetrics } from './mcp-metrics';
-import { toAuthInfo, type ExchangeContext, type McpProtocol } from './mcp-protocol';
+import { toAuthInfo, type ExchangeContext, type McpProtocol, type ModernFastRequest } from './mcp-protocol';
 import { sendWebResponse, toWebRequest } from './node-http.util';
 import type { SessionRevocations } from './session-revocations';
 
@@ -50,6 +50,16 @@ export type McpEndpointOptions = {
 
 const SESSION_HEADER = 'mcp-session-id';
 const VERSION_HEADER = 'mcp-protocol-version';
+const METHOD_HEADER = 'mcp-method';
+const NAME_HEADER = 'mcp-name';
+/** The 2026-07-28 envelope's standard keys; a request with any other `_meta` key takes the SDK path. */
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
+  'io.modelcontextprotocol/protocolVersion',
+  'io.modelcontextprotocol/clientInfo',
+  'io.modelcontextprotocol/clientCapabilities',
+]);
+/** Names an Mcp-Name header carries as they are (no Base64 sentinel, nothing to decode). */
+const PLAIN_TOOL_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
 const SUDO_HEADER = 'x-gitea-sudo';
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** Entries kept by each of the endpoint's small caches before they start over. */
@@ -57,6 +67,8 @@ const CACHE_LIMIT = 4096;
 const EXPOSED_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
 
 type Req = IncomingMessage & { body?: unknown };
+/** What the SDK's classifier said about a request that is not legacy (modern, or a modern-era rejection). */
+type ModernRoute = Exclude<ReturnType<typeof classifyInboundRequest>, { kind: 'legacy' }>;
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
@@ -127,29 +139,61 @@ export class McpEndpoint {
     }
     const message = classifyMessage(parsed);
     if (this.refusedForScope(req, res, identity, message, parsed)) return;
-    const modern = await this.modernRequest(req, parsed, body.raw);
-    if (modern) return this.serveModern(req, res, identity, message, parsed, modern);
+    const modern = this.modernRoute(req, parsed);
+    if (modern) return this.serveModern(req, res, identity, message, parsed, body.raw, modern);
     return this.serveLegacy(req, res, identity, message, parsed);
   }
 
-  // The SDK's own classifier decides when the request could be 2026-07-28 traffic, so our routing
-  // never disagrees with the modern handler; plain legacy traffic skips building a web Request.
-  private async modernRequest(
-    req: Req,
-    parsed: unknown,
-    raw: Buffer | null,
-  ): Promise<{ request: Request; abort: AbortController } | null> {
+  // The SDK's own classifier (what its isLegacyRequest runs on a parsed body) decides when the
+  // request is 2026-07-28 traffic, so our routing never disagrees with the modern handler. Plain
+  // legacy traffic skips it.
+  private modernRoute(req: Req, parsed: unknown): ModernRoute | null {
     const versionHeader = header(req, VERSION_HEADER);
     const meta = (parsed as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
     const claim = meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta;
     if (!claim && (versionHeader === undefined || LEGACY_PROTOCOL_VERSIONS.includes(versionHeader.trim())))
       return null;
-    // One web Request for both the classification and the exchange: with the parsed body given,
-    // the classifier does not read the request's body.
-    const abort = new AbortController();
-    const request = toWebRequest(req, raw ?? JSON.stringify(parsed), abort.signal);
-    const legacy = await isLegacyRequest(request, parsed, { maxRequestBodySize: this.options.maxBodyBytes });
-    return legacy ? null : { request, abort };
+    const outcome = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: versionHeader,
+      mcpMethodHeader: header(req, METHOD_HEADER),
+      mcpNameHeader: header(req, NAME_HEADER),
+      body: parsed,
+    });
+    return outcome.kind === 'legacy' ? null : outcome;
+  }
+
+  /**
+   * Whether a modern request is one the protocol answers itself (McpProtocol.serveModernFast):
+   * a tools/call or tools/list the SDK classified modern for a revision we serve, with the
+   * standard headers present and equal to the body (what the SDK's header validation demands), an
+   * envelope of only the three standard keys and a JSON answer accepted. Anything else goes through
+   * the SDK's handler, which owns every other answer of the modern era.
+   */
+  private modernFast(req: Req, route: ModernRoute): ModernFastRequest | null {
+    if (route.kind !== 'modern' || route.messageKind !== 'request') return null;
+    const request = route.message as { id: unknown; method: unknown; params?: unknown };
+    const revision = route.classification.revision;
+    if (revision === undefined || !MODERN_PROTOCOL_VERSIONS.includes(revision)) return null;
+    if (typeof request.id !== 'string' && typeof request.id !== 'number') return null;
+    if (request.method !== 'tools/call' && request.method !== 'tools/list') return null;
+    if (header(req, VERSION_HEADER)?.trim() !== revision) return null;
+    if (header(req, METHOD_HEADER)?.trim() !== request.method) return null;
+    const params = request.params as { name?: unknown; _meta?: Record<string, unknown> } | undefined;
+    const name = header(req, NAME_HEADER);
+    if (request.method === 'tools/call') {
+      if (
+        typeof params?.name !== 'string' ||
+        !PLAIN_TOOL_NAME.test(params.name) ||
+        name?.trim() !== params.name
+      )
+        return null;
+    } else if (name !== undefined) return null;
+    const meta = params?._meta;
+    if (!meta || Object.keys(meta).some((key) => !ENVELOPE_KEYS.has(key))) return null;
+    const accept = header(req, 'accept') ?? '';
+    if (!/application\/json|\*\/\*/i.test(accept)) return null;
+    return { id: request.id, method: request.method, params: request.params };
   }
 
   private async serveModern(
@@ -158,7 +202,8 @@ export class McpEndpoint {
     identity: CallIdentity,
     message: InboundMessage,
     parsed: unknown,
-    modern: { request: Request; abort: AbortController },
+    raw: Buffer | null,
+    route: ModernRoute,
   ): Promise<void> {
     const context: ExchangeContext = {
       identity,
@@ -172,7 +217,20 @@ export class McpEndpoint {
     const release = await this.admit(res, message, context);
     if (release === false) return;
     context.deadline = Date.now() + this.options.requestTimeoutMs; // the wait for a slot is not the call's
-    const { request, abort } = modern;
+    const fast = this.modernFast(req, route);
+    if (fast) {
+      let answered = true;
+      try {
+        const text = await this.options.protocol.serveModernFast(fast, context);
+        if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
+        if (text !== null) return this.writeJson(res, text);
+        answered = false; // not plain after all: nothing ran, the SDK answers it
+      } finally {
+        if (answered) release?.();
+      }
+    }
+    const abort = new AbortController();
+    const request = toWebRequest(req, raw ?? JSON.stringify(parsed), abort.signal);
     const onClose = (): void => {
       if (!res.writableEnded) abort.abort();
     };
@@ -484,7 +542,11 @@ export class McpEndpoint {
       res.end(`event: message\ndata: ${text}\n\n`);
       return;
     }
-    // A known length: Node sends head and body in one write instead of chunked encoding's several.
+    this.writeJson(res, text);
+  }
+
+  // A known length: Node sends head and body in one write instead of chunked encoding's several.
+  private writeJson(res: ServerResponse, text: string): void {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }

@@ -94,6 +94,8 @@ export class McpProtocol {
   private readonly legacyServer: Server;
   private listResult: { tools: unknown[] } | null = null;
   private listJson: string | null = null;
+  private modernListJson: string | null = null;
+  private modernMetaJson: string | null = null;
 
   constructor(private readonly options: McpProtocolOptions) {
     this.legacyServer = this.buildServer(LEGACY_PROTOCOL_VERSIONS as string[]);
@@ -171,6 +173,54 @@ export class McpProtocol {
   requiredAccess(params: unknown): 'read' | 'write' | null {
     if (!isPlainObject(params) || typeof params.name !== 'string') return null;
     return this.options.toolService.requiredAccess?.(params.name, params.arguments ?? {}) ?? null;
+  }
+
+  /**
+   * tools/call and tools/list of 2026-07-28 answered without the SDK's per-request machinery
+   * (createMcpHandler builds a Server, its handlers and a transport for every request, plus a web
+   * Request and Response, and validates the messages with zod: about 40 % of a call's CPU). The
+   * endpoint sends only requests the SDK itself classified modern, with the standard headers
+   * matching and a plain envelope (McpEndpoint.modernFast); the answer is the one the SDK's
+   * handler gives: the result with `resultType` and the server's identity in `_meta` (tools/list
+   * also `ttlMs` and `cacheScope`), an unknown tool as JSON-RPC -32602. Returns JSON text, or
+   * null (before anything ran) when the params are not plain: the SDK answers those.
+   */
+  async serveModernFast(request: ModernFastRequest, context: ExchangeContext): Promise<string | null> {
+    const id = JSON.stringify(request.id);
+    if (request.method === 'tools/list') {
+      if (!isPlainListParams(request.params)) return null;
+      this.modernListJson ??= `{"result":${this.toolsListJson().slice(0, -1)},"resultType":"complete","ttlMs":0,"cacheScope":"private",${this.modernResultMeta()}}`;
+      return `${this.modernListJson},"jsonrpc":"2.0","id":${id}}`;
+    }
+    const params = request.params;
+    if (!isPlainCallParams(params)) return null;
+    try {
+      const result = await this.callTool(params, context);
+      return resultResponseJson(result, request.id, `,"resultType":"complete",${this.modernResultMeta()}`);
+    } catch (error) {
+      const e = error as { code?: unknown; message?: string; data?: unknown };
+      const code = Number.isSafeInteger(e.code) ? (e.code as number) : INTERNAL_ERROR;
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id: request.id,
+        error: {
+          code,
+          message: e.message ?? 'Internal error',
+          ...(e.data !== undefined ? { data: e.data } : {}),
+        },
+      });
+    }
+  }
+
+  /** `"_meta":{...}` of every 2026-07-28 result: the server's identity, as the SDK adds it. */
+  private modernResultMeta(): string {
+    this.modernMetaJson ??= `"_meta":${JSON.stringify({
+      'io.modelcontextprotocol/serverInfo': {
+        name: this.options.serverName,
+        version: this.options.serverVersion,
+      },
+    })}`;
+    return this.modernMetaJson;
   }
 
   /** tools/list result serialised once (about 356 KB for the full catalogue). */
@@ -305,6 +355,13 @@ export class McpProtocol {
 
 type CallParams = { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
 
+/** A 2026-07-28 request the endpoint found plain enough to answer without the SDK (see serveModernFast). */
+export type ModernFastRequest = {
+  id: string | number;
+  method: 'tools/call' | 'tools/list';
+  params?: unknown;
+};
+
 const DEADLINE_REFUSAL: Refusal = {
   kind: 'timeout',
   status: 504,
@@ -323,20 +380,26 @@ export const TOOLS_LIST_TTL_MS = 60_000;
  * only the text fields (already JSON documents themselves) go through JSON.stringify, instead of
  * stringifying the whole nested response object. Same members as JSON.stringify({ result, jsonrpc, id }).
  */
-export function resultResponseJson(result: ToolCallResult, id: string | number): string {
-  for (const key in result)
-    if (key !== 'content' && key !== 'isError') return JSON.stringify({ result, jsonrpc: '2.0', id });
+export function resultResponseJson(result: ToolCallResult, id: string | number, tail = ''): string {
+  const whole = (): string => {
+    const text = JSON.stringify({ result, jsonrpc: '2.0', id });
+    if (!tail) return text;
+    // `{"result":{...}` then `,"jsonrpc"...`: the tail's members go at the end of the result.
+    const end = text.lastIndexOf('},"jsonrpc":');
+    return `${text.slice(0, end)}${tail}${text.slice(end)}`;
+  };
+  for (const key in result) if (key !== 'content' && key !== 'isError') return whole();
   let json = '{"result":{"content":[';
   const content = result.content;
   for (let i = 0; i < content.length; i++) {
     const item = content[i] as { type: 'text'; text: string };
     if (item.type !== 'text' || Object.keys(item).length !== 2 || typeof item.text !== 'string')
-      return JSON.stringify({ result, jsonrpc: '2.0', id });
+      return whole();
     json += `${i === 0 ? '' : ','}{"type":"text","text":${JSON.stringify(item.text)}}`;
   }
   json += ']';
   if (typeof result.isError === 'boolean') json += result.isError ? ',"isError":true' : ',"isError":false';
-  return `${json}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  return `${json}${tail}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
 
 const DEADLINE = Symbol('deadline');
