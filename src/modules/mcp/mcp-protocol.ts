@@ -182,14 +182,14 @@ export class McpProtocol {
    * endpoint sends only requests the SDK itself classified modern, with the standard headers
    * matching and a plain envelope (McpEndpoint.modernFast); the answer is the one the SDK's
    * handler gives: the result with `resultType` and the server's identity in `_meta` (tools/list
-   * also `ttlMs` and `cacheScope`), an unknown tool as JSON-RPC -32602. Returns JSON text, or
+   * also the caching hints the server declares), an unknown tool as JSON-RPC -32602. Returns JSON text, or
    * null (before anything ran) when the params are not plain: the SDK answers those.
    */
   async serveModernFast(request: ModernFastRequest, context: ExchangeContext): Promise<string | null> {
     const id = JSON.stringify(request.id);
     if (request.method === 'tools/list') {
       if (!isPlainListParams(request.params)) return null;
-      this.modernListJson ??= `{"result":${this.toolsListJson().slice(0, -1)},"resultType":"complete","ttlMs":0,"cacheScope":"private",${this.modernResultMeta()}}`;
+      this.modernListJson ??= `{"result":${this.toolsListJson().slice(0, -1)},"resultType":"complete","ttlMs":${TOOLS_LIST_TTL_MS},"cacheScope":"private",${this.modernResultMeta()}}`;
       return `${this.modernListJson},"jsonrpc":"2.0","id":${id}}`;
     }
     const params = request.params;
