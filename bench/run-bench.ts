@@ -26,6 +26,7 @@ import {
 import { addedLatency, summarize } from './lib/stats.util';
 import { openRawSession, rawToolCall, type RawSession } from './load/jsonrpc-client';
 import { mergeResults, runLoad, type Call, type LoadResult } from './load/load-runner';
+import { PEER_PACKAGE, startPeer, type Peer } from './peer/openapi-peer';
 import { BENCH_GITEA_TOKEN, BENCH_MCP_TOKEN, startSidecar, type Sidecar } from './sidecar/sidecar-process';
 import { BENCH_OWNER, BENCH_REPO } from './upstream/fake-gitea';
 
@@ -114,10 +115,15 @@ type Target = {
   figure?: string;
   config?: 'embedded' | 'production';
   sdk?: boolean;
+  /** The peer (@ivotoby/openapi-mcp-server) driven by the SDK client. */
+  peer?: boolean;
 };
 
 /** Marks the targets driven by the official SDK client (info rows, not checked against targets). */
 const SDK_SUFFIX = '(SDK client)';
+
+/** The peer's row label (issue 18: the generic OpenAPI bridge the sidecar is compared with). */
+const PEER_LABEL = `peer ${PEER_PACKAGE} ${SDK_SUFFIX}`;
 
 /** CPU time (user + system) a process has used, in ms, from /proc (Linux); null elsewhere. */
 function processCpuMs(pid: number): number | null {
@@ -249,17 +255,19 @@ async function main(): Promise<void> {
   const clients: Client[] = [];
   const dirs: string[] = [];
   let production: ProductionServices | null = null;
+  let peer = null as Peer | null; // set inside a phase callback: no narrowing to null
   let productionReason = 'not measured';
   const abort = async (why: string): Promise<never> => {
     log(`${why}, stopping`);
     for (const h of helpers) h.kill('SIGKILL');
     for (const sc of sidecars) sc.kill();
+    peer?.kill();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     await production?.cleanup().catch(() => undefined);
     writeReport(opts, run, machine, rows, raw, why);
     process.exit(2);
   };
-  const hardStop = setTimeout(() => void abort('time limit reached'), opts.quick ? 180_000 : 1_200_000);
+  const hardStop = setTimeout(() => void abort('time limit reached'), opts.quick ? 300_000 : 1_200_000);
   hardStop.unref();
   const onSignal = (): void => void abort('interrupted');
   process.once('SIGINT', onSignal);
@@ -298,13 +306,13 @@ async function main(): Promise<void> {
     // The quick run measures the default (masking on) of each configuration, with the plain client.
     const plan: Array<{ config: ConfigKey; label: Masking; sdk: boolean }> = opts.quick
       ? [
-          { config: 'embedded', label: 'masking on', sdk: false },
-          { config: 'production', label: 'masking on', sdk: false },
+          { config: 'embedded', label: 'masking on', sdk: true },
+          { config: 'production', label: 'masking on', sdk: true },
         ]
       : [
           { config: 'embedded', label: 'masking off', sdk: false },
           { config: 'embedded', label: 'masking on', sdk: true },
-          { config: 'production', label: 'masking on', sdk: false },
+          { config: 'production', label: 'masking on', sdk: true },
         ];
     const startRows: BenchRow[] = [];
     let template: string | null = null;
@@ -401,6 +409,33 @@ async function main(): Promise<void> {
         ),
       );
 
+    // --- the peer: the generic OpenAPI bridge on the same upstream (issue 18) --------------------
+    const peerClients: Client[] = [];
+    await phase('peer starts', async () => {
+      try {
+        peer = await startPeer({ root: ROOT, upstreamUrl: upstream.url });
+        for (let i = 0; i < 8; i++) peerClients.push(await peer.connect(`aegis-bench-peer-${i}`));
+        log(
+          `peer ${PEER_PACKAGE} ${peer.version} ready in ${peer.startToReadyMs.toFixed(0)} ms (pid ${peer.pid})`,
+        );
+        rows.push(
+          forConfig(
+            infoRow(
+              'peer',
+              `${PEER_PACKAGE} ${peer.version}: start to ready`,
+              peer.startToReadyMs / 1000,
+              's',
+            ),
+            '*',
+          ),
+        );
+      } catch (err) {
+        log(`peer failed: ${errText(err)}`);
+        rows.push(forConfig(unavailableRow('peer', PEER_PACKAGE, `failed to start (${errText(err)})`), '*'));
+        peer = null;
+      }
+    });
+
     // --- latency and throughput ----------------------------------------------------------------
     const c1 = opts.quick ? { rounds: 3, calls: 50, maxMs: 800 } : { rounds: 6, calls: 150, maxMs: 3000 };
     const cN = opts.quick ? { rounds: 2, maxMs: 500 } : { rounds: 3, maxMs: 1500 };
@@ -410,6 +445,19 @@ async function main(): Promise<void> {
         { name: 'direct', call: httpCall(upstream.url, w.httpPath) },
         { name: 'pass-through', call: httpCall(proxy.url, w.httpPath), pid: proxy.child.pid },
       ];
+      const peerTool =
+        peer && peerClients.length ? await peer.toolFor(peerClients[0] as Client, w.tool) : null;
+      if (peer && peerTool) {
+        targets.push({
+          name: PEER_LABEL,
+          peer: true,
+          call: mcpCall(peerClients, { ...w, tool: peerTool }),
+          pid: peer.pid,
+        });
+      } else if (peer)
+        rows.push(
+          forConfig(unavailableRow(`latency c=1, ${w.name}`, PEER_LABEL, `no tool for ${w.tool}`), '*'),
+        );
       for (const i of instances) {
         // Checked figures: the same plain HTTP client as direct and pass-through (like with like).
         targets.push({
@@ -465,7 +513,17 @@ async function main(): Promise<void> {
         }
         const add = addedLatency(s, direct);
         const note = `${t.name}: p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, p99 ${ms(s.p99)}, errors ${res.errors}`;
-        if (!t.config) {
+        if (t.peer) {
+          rows.push(
+            forConfig(
+              {
+                ...infoRow(section, `${t.name}: added p50 / p95 / p99`, add.p50, 'ms', note),
+                value: triple(add),
+              },
+              '*',
+            ),
+          );
+        } else if (!t.config) {
           rows.push(
             forConfig(
               {
@@ -534,9 +592,41 @@ async function main(): Promise<void> {
             '*',
           ),
         );
+        const peerRes = tp.get(PEER_LABEL);
+        // The peer answers tools/call with 202 and sends the result on its GET event stream, which
+        // the plain request/response client does not open: the peer is driven by the SDK client only.
+        for (const [label, r] of [[PEER_LABEL, peerRes]] as const) {
+          if (!r) continue;
+          const errors = r.errors ? `, errors ${r.errors} (${(r.firstError ?? '').slice(0, 80)})` : '';
+          rows.push(
+            forConfig(
+              {
+                ...infoRow(sec, `${label}: req/s (p99) (reference)`, r.throughput, 'req/s'),
+                value: reqs(r) + errors,
+              },
+              '*',
+            ),
+          );
+        }
         for (const t of targets) {
           if (!t.config) continue;
           const res = tp.get(t.name) as LoadResult;
+          // Issue 18: with the SDK client, at least twice the peer's throughput, in both configurations.
+          if (t.sdk && peerRes && peerRes.throughput > 0)
+            rows.push(
+              forConfig(
+                checkedRow(
+                  sec,
+                  `${t.figure}: × the peer's req/s`,
+                  res.throughput / peerRes.throughput,
+                  '×',
+                  '>=',
+                  2,
+                  `${res.throughput.toFixed(0)} vs ${peerRes.throughput.toFixed(0)} req/s`,
+                ),
+                t.config,
+              ),
+            );
           const ratio = (100 * res.throughput) / ref.throughput;
           const note = `${res.throughput.toFixed(0)} req/s, p99 ${ms(summarize(res.latenciesMs).p99)}, errors ${res.errors}`;
           rows.push(
@@ -572,7 +662,9 @@ async function main(): Promise<void> {
             if (!c || !c.calls || t.name === 'direct') continue;
             const figure = t.config
               ? `${t.figure}: server CPU / load-generator CPU per call`
-              : 'pass-through: server CPU / load-generator CPU per call (reference)';
+              : t.peer
+                ? `${t.name}: server CPU / load-generator CPU per call (reference)`
+                : 'pass-through: server CPU / load-generator CPU per call (reference)';
             rows.push(
               forConfig(
                 {
@@ -660,6 +752,13 @@ async function main(): Promise<void> {
           );
       }
       raw.rss = Object.fromEntries(instances.map((i) => [`${i.config}: ${i.label}`, i.sc.rssBytes()]));
+      const peerRss = peer?.rssBytes() ?? null;
+      if (peerRss !== null) {
+        rows.push(
+          forConfig(infoRow(cat, `RSS after load, ${PEER_LABEL} (reference)`, peerRss / 2 ** 20, 'MB'), '*'),
+        );
+        (raw.rss as Record<string, unknown>).peer = peerRss;
+      }
     } else {
       rows.push(
         forConfig(
@@ -674,6 +773,9 @@ async function main(): Promise<void> {
       );
     }
     // Stop the load instances before the discovery instance, so its start is not competing.
+    for (const c of peerClients.splice(0)) await c.close().catch(() => undefined);
+    await peer?.stop().catch(() => undefined);
+    peer = null;
     for (const c of clients.splice(0)) await c.close().catch(() => undefined);
     for (const s of sidecars.splice(0)) await s.stop();
     if (template && instances.length) {
@@ -778,6 +880,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of clients) await c.close().catch(() => undefined);
     for (const s of sidecars) await s.stop().catch(() => undefined);
+    await peer?.stop().catch(() => undefined);
     for (const h of helpers) h.kill('SIGTERM');
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     await production?.cleanup().catch(() => undefined);
