@@ -13,7 +13,7 @@ import { createToolService } from '../../src/core/executor/tool-executor';
 import { GlobalPolicyProvider } from '../../src/core/policy/global-policy';
 import type { CallIdentity } from '../../src/core/ports';
 import { UndiciGiteaTransport } from '../../src/infra/gitea/undici-gitea-transport';
-import { resolveResultScrubber } from '../../src/modules/tools/result-scrubber.provider';
+import { closeScrubWorkers, resolveResultScrubber } from '../../src/modules/tools/result-scrubber.provider';
 
 export type LoadFigure = {
   calls: number;
@@ -24,7 +24,15 @@ export type LoadFigure = {
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
 };
-export type BoundedWorkResult = { idle: LoadFigure; rawFile30MiB: LoadFigure; archive24MiB: LoadFigure };
+export type BoundedWorkResult = {
+  idle: LoadFigure;
+  /** with the default scan workers (SECRET_SCAN_WORKERS=1): large results scanned off the event loop */
+  rawFile30MiB: LoadFigure;
+  archive24MiB: LoadFigure;
+  /** the same with SECRET_SCAN_WORKERS=0 (everything scanned on the event loop), same run */
+  rawFile30MiBOnLoop: LoadFigure;
+  archive24MiBOnLoop: LoadFigure;
+};
 
 const LINE = '2026-11-30T10:00:00Z INFO worker processed job in 12 ms, queue depth 3\n';
 
@@ -114,22 +122,27 @@ export async function runBoundedWorkBench({
     maxResponseChars: 100_000,
     maxBinaryBytes: 4 * 1024 * 1024,
   };
-  const service = createToolService(
-    buildCatalogue(loadBundledSpec(), { maxBinaryBytes: tools.maxBinaryBytes }),
-    {
-      tools,
-      secrets: { detectionMode: 'mask' },
-      exactSecrets: ['0123456789abcdef0123456789abcdef01234567'],
-      timeoutMs: 30_000,
-    },
-    {
-      transport,
-      policy: new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' }),
-      audit: { record: () => undefined },
-      clock: { now: () => Date.now() },
-      scrubber: resolveResultScrubber(),
-    },
-  );
+  const serviceWith = (scanWorkers: number) =>
+    createToolService(
+      buildCatalogue(loadBundledSpec(), { maxBinaryBytes: tools.maxBinaryBytes }),
+      {
+        tools,
+        secrets: { detectionMode: 'mask' },
+        exactSecrets: ['0123456789abcdef0123456789abcdef01234567'],
+        timeoutMs: 30_000,
+      },
+      {
+        transport,
+        policy: new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' }),
+        audit: { record: () => undefined },
+        clock: { now: () => Date.now() },
+        scrubber: resolveResultScrubber({
+          secrets: { detectionMode: 'mask', encryptionKey: null, previousEncryptionKeys: [], scanWorkers },
+        }),
+      },
+    );
+  const service = serviceWith(1);
+  const onLoop = serviceWith(0);
   const who: CallIdentity = {
     login: 'bench',
     mode: 'token',
@@ -183,8 +196,15 @@ export async function runBoundedWorkBench({
     const archive24MiB = await under(() =>
       service.callTool('repoGetArchive', { owner: 'o', repo: 'r', archive: 'main.zip' }, who),
     );
-    return { idle, rawFile30MiB, archive24MiB };
+    const rawFile30MiBOnLoop = await under(() =>
+      onLoop.callTool('repoGetRawFile', { owner: 'o', repo: 'r', filepath: 'big.log' }, who),
+    );
+    const archive24MiBOnLoop = await under(() =>
+      onLoop.callTool('repoGetArchive', { owner: 'o', repo: 'r', archive: 'main.zip' }, who),
+    );
+    return { idle, rawFile30MiB, archive24MiB, rawFile30MiBOnLoop, archive24MiBOnLoop };
   } finally {
+    await closeScrubWorkers();
     await transport.close();
     up.stop();
     await new Promise((r) => health.close(r));

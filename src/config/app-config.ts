@@ -57,6 +57,8 @@ export type AppConfig = {
     archiveMaxMembers?: number; // SECRET_SCAN_ARCHIVE_MAX_MEMBERS
     encryptionKey: string | null; // ENCRYPTION_KEY (32 bytes, base64 or hex) for grants at rest
     previousEncryptionKeys: string[]; // ENCRYPTION_KEYS_PREVIOUS: decrypt only (rotation)
+    scanWorkers?: number; // SECRET_SCAN_WORKERS (0: scan on the event loop)
+    scanWorkerMinBytes?: number; // SECRET_SCAN_WORKER_MIN_BYTES
   };
   storage: {
     databaseUrl: string | null; // DATABASE_URL; null = embedded PGlite under dataDir

@@ -380,6 +380,20 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     true,
   ),
   v(
+    'SECRET_SCAN_WORKERS',
+    'secrets',
+    '1',
+    'Worker threads that scan large results for secrets, so the event loop keeps answering meanwhile; 0 scans every result on the event loop.',
+    integer(0),
+  ),
+  v(
+    'SECRET_SCAN_WORKER_MIN_BYTES',
+    'secrets',
+    '262144',
+    'Results whose Gitea body has at least this many bytes are scanned in a worker thread (when SECRET_SCAN_WORKERS > 0); smaller ones on the event loop.',
+    integer(0),
+  ),
+  v(
     'DATABASE_URL',
     'storage',
     null,
@@ -586,6 +600,8 @@ export function parseConfig(env: Env): ParseResult {
       archiveMaxMembers: get('SECRET_SCAN_ARCHIVE_MAX_MEMBERS', 10_000),
       encryptionKey: get<string | null>('ENCRYPTION_KEY', null),
       previousEncryptionKeys: get<string[]>('ENCRYPTION_KEYS_PREVIOUS', []),
+      scanWorkers: get('SECRET_SCAN_WORKERS', 1),
+      scanWorkerMinBytes: get('SECRET_SCAN_WORKER_MIN_BYTES', 262_144),
     },
     storage: {
       databaseUrl: get<string | null>('DATABASE_URL', null),

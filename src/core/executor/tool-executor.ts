@@ -471,7 +471,7 @@ export class ToolExecutor implements ToolService {
     if (response.status < 200 || response.status >= 300) {
       throw new CallFailure(kindForStatus(response.status), responseMessage(response), response.status);
     }
-    return this.success(op, request, response, identity, ctx, policy, { name, ...shaping });
+    return this.success(op, request, response, identity, ctx, policy, { name, ...shaping }, signal);
   }
 
   /** fields/format/cursor split off the arguments; a cursor is checked and replaces them. */
@@ -549,6 +549,7 @@ export class ToolExecutor implements ToolService {
     ctx: CallContext,
     policy: EffectivePolicy,
     call: { name: string; args: unknown; options: ResultOptions; offset: number | null },
+    signal?: AbortSignal,
   ) {
     const rangeable = BYTE_RANGE_OPERATIONS.has(op.operationId) && call.name !== RAW_TOOL_NAME;
     const window = textWindow(
@@ -608,7 +609,11 @@ export class ToolExecutor implements ToolService {
       skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
     };
     const scrubbed = this.deps.scrubber.scrubResultAsync
-      ? await this.deps.scrubber.scrubResultAsync(shaped.envelope, scrubCtx)
+      ? await this.deps.scrubber.scrubResultAsync(shaped.envelope, scrubCtx, {
+          bytes: response.body.length,
+          binary: decoded.format === 'binary',
+          ...(signal ? { signal } : {}),
+        })
       : this.deps.scrubber.scrubResult(shaped.envelope, scrubCtx);
     if (scrubbed.blocked) {
       const kinds = scrubbed.blocked.kinds.slice(0, 20);

@@ -65,6 +65,12 @@ export interface ResultScrubber {
   scrubResultAsync?(
     value: unknown,
     ctx: { exactSecrets: string[]; mode: 'off' | 'mask' | 'block'; skipPatterns: boolean },
+    /**
+     * `bytes`: size of the Gitea body the result came from, `binary`: that body is not text (an
+     * archive may inflate to far more); a scrubber may scan such results off the event loop.
+     * `signal`: the call was abandoned (its deadline passed), stop scanning.
+     */
+    options?: { bytes?: number; binary?: boolean; signal?: AbortSignal },
   ): Promise<{
     value: unknown;
     redactions: number;

@@ -4,6 +4,19 @@
 import * as secrets from '../../core/secrets';
 import type { ResultScrubber } from '../../core/executor/tool-service';
 import type { AppConfig } from '../../config/app-config';
+import { ScrubWorkerPool } from '../../infra/secrets/scrub-worker-pool';
+
+// Pools started by resolveResultScrubber, closed at shutdown (closeScrubWorkers).
+const pools = new Set<ScrubWorkerPool>();
+
+/** Default SECRET_SCAN_WORKER_MIN_BYTES: a 256 KiB body takes tens of ms to scan on a busy core. */
+export const DEFAULT_SCAN_WORKER_MIN_BYTES = 262_144;
+
+export async function closeScrubWorkers(): Promise<void> {
+  const all = [...pools];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
+}
 
 export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): ResultScrubber {
   const s = config?.secrets;
@@ -12,10 +25,20 @@ export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): Resu
     maxBytes: s?.archiveMaxBytes ?? secrets.DEFAULT_CONTAINER_POLICY.maxBytes,
     maxMembers: s?.archiveMaxMembers ?? secrets.DEFAULT_CONTAINER_POLICY.maxMembers,
   };
+  const pool = new ScrubWorkerPool({
+    threads: s?.scanWorkers ?? 1,
+    minBytes: s?.scanWorkerMinBytes ?? DEFAULT_SCAN_WORKER_MIN_BYTES,
+  });
+  pools.add(pool);
   return {
     collectBodySecrets: (body, operationId) => secrets.collectBodySecrets(body, operationId),
     scrubResult: (value, ctx) => secrets.scrubResult(value, { ...ctx, containers }),
-    scrubResultAsync: (value, ctx) => secrets.scrubResultAsync(value, { ...ctx, containers }),
+    // Large results are scanned in a worker thread, so the event loop stays free; the call's
+    // deadline aborts the scan there. Small ones (almost all) stay here: a copy to a thread costs more.
+    scrubResultAsync: (value, ctx, options) =>
+      pool.wants(options?.bytes ?? 0, options?.binary ?? false)
+        ? pool.scrub(value, { ...ctx, containers }, options?.signal)
+        : secrets.scrubResultAsync(value, { ...ctx, containers }),
     findMaskMarker: (body, operationId) => secrets.findMaskMarker(body, operationId),
     CREDENTIAL_ISSUING_OPERATIONS: secrets.CREDENTIAL_ISSUING_OPERATIONS,
   };

@@ -23,7 +23,7 @@ import {
   TOOL_SERVICE,
 } from '../tokens';
 import { bundledNamesByRoute, liveSpecFetcher } from './live-spec';
-import { resolveResultScrubber } from './result-scrubber.provider';
+import { closeScrubWorkers, resolveResultScrubber } from './result-scrubber.provider';
 
 const noopAuditSink: AuditSink = { record: () => undefined };
 
@@ -33,6 +33,7 @@ class TransportCloser implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (this.transport instanceof UndiciGiteaTransport) await this.transport.close();
+    await closeScrubWorkers();
   }
 }
 

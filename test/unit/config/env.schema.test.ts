@@ -60,6 +60,8 @@ describe('parseConfig', () => {
       scanArchives: 'scan',
       archiveMaxBytes: 33554432,
       archiveMaxMembers: 10000,
+      scanWorkers: 1,
+      scanWorkerMinBytes: 262144,
     });
     expect(config.gitea).toMatchObject({
       oauthAdminScopes: false,
