@@ -28,12 +28,9 @@ export class ScrubWorkerPool {
 
   constructor(private readonly options: ScrubWorkerOptions) {}
 
-  /**
-   * Whether a result is scanned in a worker: its body has at least `minBytes` bytes, or it is binary
-   * (an archive inflates to up to SECRET_SCAN_ARCHIVE_MAX_BYTES whatever its own size).
-   */
-  wants(bytes: number, binary = false): boolean {
-    return this.options.threads > 0 && (binary || bytes >= this.options.minBytes);
+  /** Whether a result is scanned in a worker: its Gitea body has at least `minBytes` bytes. */
+  wants(bytes: number): boolean {
+    return this.options.threads > 0 && bytes >= this.options.minBytes;
   }
 
   /** The scrub of `value` in a worker thread; rejects with an AbortError when `signal` aborts first. */

@@ -36,7 +36,7 @@ export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): Resu
     // Large results are scanned in a worker thread, so the event loop stays free; the call's
     // deadline aborts the scan there. Small ones (almost all) stay here: a copy to a thread costs more.
     scrubResultAsync: (value, ctx, options) =>
-      pool.wants(options?.bytes ?? 0, options?.binary ?? false)
+      pool.wants(options?.bytes ?? 0)
         ? pool.scrub(value, { ...ctx, containers }, options?.signal)
         : secrets.scrubResultAsync(value, { ...ctx, containers }),
     findMaskMarker: (body, operationId) => secrets.findMaskMarker(body, operationId),

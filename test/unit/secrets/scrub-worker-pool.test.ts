@@ -26,7 +26,6 @@ describe('scan worker pool', () => {
   it('sends only results at or above the threshold, and none when workers are off', () => {
     expect(pool.wants(1023)).toBe(false);
     expect(pool.wants(1024)).toBe(true);
-    expect(pool.wants(10, true)).toBe(true); // binary: an archive inflates far beyond its size
     expect(new ScrubWorkerPool({ threads: 0, minBytes: 0 }).wants(10 << 20)).toBe(false);
   });
 
