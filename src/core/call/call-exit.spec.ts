@@ -33,6 +33,22 @@ const outcome = (over: Partial<ToolCallOutcome> = {}): ToolCallOutcome => ({
   ...over,
 });
 
+describe('auditEntryOf', () => {
+  it("redacts the caller's token from the columns taken from what the caller sent (found by the fuzz run)", () => {
+    const token = identity.token;
+    const entry = auditEntryOf(
+      outcome({ tool: `x${token}`, org: token, repo: `r-${token}`, path: `/repos/${token}/r-${token}` }),
+      'id',
+    );
+    expect(JSON.stringify(entry)).not.toContain(token);
+    expect(entry).toMatchObject({
+      org: '[REDACTED]',
+      repo: 'r-[REDACTED]',
+      path: '/repos/[REDACTED]/r-[REDACTED]',
+    });
+  });
+});
+
 describe('CallExit', () => {
   it('writes one audit record per outcome and hands the same outcome to every observer, once', () => {
     const records: AuditEntry[] = [];

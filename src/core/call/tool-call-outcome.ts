@@ -4,6 +4,7 @@
 // from it. Nothing downstream reads the result text back.
 import { errorBody, type ErrorKind } from '../errors/error-mapping';
 import type { AuditEntry, CallIdentity } from '../ports';
+import { REDACTED } from '../secrets/redaction-marker';
 
 /** `ok`, an ADR 0005 error kind, or one of the ends that never reach a tool result. */
 export type OutcomeKind = 'ok' | ErrorKind | 'unknown_tool';
@@ -94,6 +95,13 @@ export function toolLabel(outcome: Pick<ToolCallOutcome, 'knownTool'>): string {
 /** The audit record of an outcome: one per tools/call, refusals included. */
 export function auditEntryOf(outcome: ToolCallOutcome, eventId: string): AuditEntry {
   const { identity } = outcome;
+  // The caller's own token can arrive as any value it sends (an owner, a path, a tool name): the
+  // arguments are redacted on the way in; the columns taken from them are redacted here.
+  const token = identity.token;
+  const clean = <T extends string | null>(value: T): T =>
+    (token && token.length >= 4 && value !== null && value.includes(token)
+      ? value.split(token).join(REDACTED)
+      : value) as T;
   return {
     eventId,
     time: new Date(outcome.startedAt),
@@ -102,12 +110,12 @@ export function auditEntryOf(outcome: ToolCallOutcome, eventId: string): AuditEn
     sudo: identity.sudo,
     clientName: identity.client?.name ?? null,
     clientVersion: identity.client?.version ?? null,
-    tool: outcome.tool.slice(0, MAX_TOOL_NAME_CHARS),
+    tool: clean(outcome.tool).slice(0, MAX_TOOL_NAME_CHARS),
     operationId: outcome.operationId,
-    org: outcome.org,
-    repo: outcome.repo,
+    org: clean(outcome.org),
+    repo: clean(outcome.repo),
     method: outcome.method,
-    path: outcome.path,
+    path: clean(outcome.path),
     status: outcome.status,
     kind: outcome.kind === 'ok' ? null : outcome.kind,
     durationMs: outcome.durationMs,
