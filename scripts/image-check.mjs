@@ -127,6 +127,9 @@ try {
   mkdirSync(join(app, 'gitea'), { recursive: true });
   renameSync(join(clone, 'node_modules'), join(app, 'node_modules'));
   cpSync(join(ROOT, 'dist'), join(app, 'dist'), { recursive: true });
+  // The console, built in the image's build stage (here: by the root npm ci's postinstall).
+  if (!existsSync(join(ROOT, 'web/dist/index.html'))) fail('web/dist is missing: run npm run console:build first');
+  cpSync(join(ROOT, 'web/dist'), join(app, 'web/dist'), { recursive: true });
   cpSync(join(clone, 'package.json'), join(app, 'package.json'));
   cpSync(join(clone, 'prisma/migrations'), join(app, 'prisma/migrations'), { recursive: true });
   cpSync(join(clone, 'gitea/swagger.v1.json'), join(app, 'gitea/swagger.v1.json'));
@@ -175,6 +178,9 @@ try {
   const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
   if (metrics.status !== 200 || !(await metrics.text()).includes('process_cpu_user_seconds_total')) fail('/metrics on METRICS_PORT');
   if ((await fetch(`${base}/metrics`)).status !== 404) fail('/metrics must not answer on the MCP port');
+  const consolePage = await fetch(`${base}/admin/`);
+  if (consolePage.status !== 200 || !(await consolePage.text()).includes('/admin/assets/')) fail(`/admin/ answered ${consolePage.status}, not the console`);
+  step('the console is served under /admin');
 
   const headers = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const init = await fetch(`${base}/mcp`, {

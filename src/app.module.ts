@@ -16,6 +16,7 @@ import { GiteaOAuthModule } from './modules/gitea-oauth/gitea-oauth.module';
 import { PolicyModule } from './modules/policy/policy.module';
 import { ConsoleModule } from './modules/console/console.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
+import { GrantsModule } from './modules/grants/grants.module';
 
 type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
@@ -27,6 +28,7 @@ export const FEATURE_MODULES: ModuleImport[] = [
   GiteaOAuthModule,
   ConsoleModule,
   OAuthModule,
+  GrantsModule,
 ];
 
 export type AppModuleOptions = {

@@ -17,6 +17,7 @@ export type SessionPrincipal = {
   isSiteAdmin: boolean;
   via: 'session';
   gitea: GiteaAsPerson | null;
+  personId: string | null;
 };
 
 export type SessionAuthOutcome =
@@ -58,6 +59,7 @@ export class ConsoleSessionAuthenticator {
         isSiteAdmin: session.isSiteAdmin,
         via: 'session',
         gitea: session.personId ? this.giteaAs(session.personId) : null,
+        personId: session.personId,
       },
     };
   }

@@ -14,6 +14,8 @@ export type AdminPrincipal = {
   via: string;
   /** Gitea as this person, for the org-owner check; null for credentials without a Gitea identity. */
   gitea: GiteaAsPerson | null;
+  /** The person (people.id) when the credential knows it (console session); else found by login. */
+  personId?: string | null;
 };
 
 export type AdminRequestView = {

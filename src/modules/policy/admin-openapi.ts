@@ -4,8 +4,9 @@
 // route the controller serves is described here.
 import { z } from 'zod';
 import * as S from './admin-api.schemas';
+import { GRANT_ROUTES } from '../grants/grants.routes';
 
-type Route = {
+export type AdminRoute = {
   method: 'get' | 'put' | 'post';
   path: string;
   operationId: string;
@@ -52,6 +53,8 @@ const orgParam = {
   schema: { type: 'string' },
   description: 'Organization name (case-insensitive)',
 };
+
+type Route = AdminRoute;
 
 export const ADMIN_ROUTES: Route[] = [
   {
@@ -226,12 +229,15 @@ export const ADMIN_ROUTES: Route[] = [
     response: S.AuditVerify,
     errors: [401, 403, 503],
   },
+  // What people granted (the console's Connections page): src/modules/grants.
+  ...GRANT_ROUTES,
 ];
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: unknown field, bad value, or a tool name/glob that matches no operation',
   401: 'No or wrong credentials',
   403: 'The caller may not manage this org (or needs to be a site admin)',
+  404: 'No such grant (or not one of yours)',
   413: 'Body too large',
   503: 'Gitea or the database could not answer',
 };

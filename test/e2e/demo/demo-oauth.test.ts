@@ -71,6 +71,20 @@ describe('npm run demo with OAuth', () => {
     });
   });
 
+  it('serves the built console under /admin, with sign-in through the simulated Gitea', async () => {
+    expect(out).toContain(`Admin console   : ${base}/admin/`);
+    const page = await fetch(`${base}/admin/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const html = await page.text();
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(`${base}${script}`)).status).toBe(200);
+    const signIn = await fetch(`${base}/admin/auth/sign-in`, { redirect: 'manual' });
+    expect([302, 303]).toContain(signIn.status);
+    expect(signIn.headers.get('location')).toMatch(/\/login\/oauth\/authorize\?/);
+  });
+
   it('prints one sign-in line per seeded person', () => {
     const lines = out
       .split('\n')

@@ -5,11 +5,19 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
 import Ajv2020 from 'ajv/dist/2020';
 import { AdminController } from '../../../src/modules/policy/admin.controller';
+import { GrantsController } from '../../../src/modules/grants/grants.controller';
 import { adminOpenApiDocument, ADMIN_ROUTES } from '../../../src/modules/policy/admin-openapi';
 
+/** Every /api/admin controller: the policy and audit routes, and what people granted. */
+const CONTROLLERS = [AdminController, GrantsController];
+
 function servedRoutes(): string[] {
-  const base = String(Reflect.getMetadata(PATH_METADATA, AdminController)).replace(/^\/|\/$/g, '');
-  const proto = AdminController.prototype as unknown as Record<string, unknown>;
+  return CONTROLLERS.flatMap(routesOf).sort();
+}
+
+function routesOf(controller: (typeof CONTROLLERS)[number]): string[] {
+  const base = String(Reflect.getMetadata(PATH_METADATA, controller)).replace(/^\/|\/$/g, '');
+  const proto = controller.prototype as unknown as Record<string, unknown>;
   const routes: string[] = [];
   for (const name of Object.getOwnPropertyNames(proto)) {
     const handler = proto[name];

@@ -10,8 +10,11 @@ const FIELDS: Array<keyof Filters> = ['login', 'org', 'repo', 'tool', 'kind'];
 export function Audit() {
   const { current } = useSession();
   const isSiteAdmin = current.state === 'signed_in' && current.session.isSiteAdmin;
-  const [draft, setDraft] = useState<Filters>({});
-  const [filters, setFilters] = useState<Filters>({});
+  // An org owner sees the records of an org they own: the org filter is one of theirs.
+  const owned = current.state === 'signed_in' && !isSiteAdmin ? current.session.ownedOrgs : null;
+  const initial: Filters = owned?.[0] ? { org: owned[0] } : {};
+  const [draft, setDraft] = useState<Filters>(initial);
+  const [filters, setFilters] = useState<Filters>(initial);
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors[cursors.length - 1];
@@ -31,11 +34,24 @@ export function Audit() {
       <h1 id="audit-title">Audit</h1>
       {isSiteAdmin && <ChainStatus />}
       <form className="filters" onSubmit={submit} aria-label="Audit filters">
-        {FIELDS.map((f) => (
-          <label key={f}>
-            {f} <input name={f} value={draft[f] ?? ''} onChange={(e) => setDraft({ ...draft, [f]: e.target.value })} />
-          </label>
-        ))}
+        {FIELDS.map((f) =>
+          f === 'org' && owned ? (
+            <label key={f}>
+              org
+              <select name="org" value={draft.org ?? ''} onChange={(e) => setDraft({ ...draft, org: e.target.value })}>
+                {owned.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <label key={f}>
+              {f} <input name={f} value={draft[f] ?? ''} onChange={(e) => setDraft({ ...draft, [f]: e.target.value })} />
+            </label>
+          ),
+        )}
         <label>
           from <input type="datetime-local" onChange={(e) => setDraft({ ...draft, from: e.target.value ? new Date(e.target.value).toISOString() : undefined })} />
         </label>
@@ -53,7 +69,7 @@ export function Audit() {
             <Empty>No audit record matches these filters.</Empty>
           ) : (
             <>
-              <div className="scroll">
+              <div className="scroll" role="region" aria-label="Audit records" tabIndex={0}>
                 <table>
                   <thead>
                     <tr>
@@ -88,7 +104,7 @@ export function Audit() {
                 </table>
               </div>
               {open && (
-                <pre className="detail" aria-label="Record detail">
+                <pre className="detail" aria-label="Record detail" tabIndex={0}>
                   {JSON.stringify(data.items.find((r) => r.seq === open), null, 2)}
                 </pre>
               )}

@@ -45,7 +45,7 @@ function CatalogueTable(props: { data: Data; q: string; setQ: (s: string) => voi
       {rows.length === 0 ? (
         <Empty>No tool matches.</Empty>
       ) : (
-        <div className="scroll">
+        <div className="scroll" role="region" aria-label="Tools" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -65,7 +65,7 @@ function CatalogueTable(props: { data: Data; q: string; setQ: (s: string) => voi
                   <td>{t.access}</td>
                   <td>
                     {t.disabled_globally ? 'global floor' : ''}
-                    {t.disabled_in.length > 0 ? ` in ${JSON.stringify(t.disabled_in)}` : ''}
+                    {t.disabled_in.length > 0 ? `${t.disabled_globally ? ', ' : ''}in ${t.disabled_in.map((d) => `${d.org} (${d.kind})`).join(', ')}` : ''}
                     {!t.disabled_globally && t.disabled_in.length === 0 ? 'no' : ''}
                   </td>
                 </tr>

@@ -34,6 +34,8 @@ export function Organisations() {
 
 type Policy = { disabled_tools: string[]; secret_detection_mode: 'off' | 'mask' | 'block' | null; read_only: boolean; allowed_repos: string[] | null; quotas: { tool_calls_per_minute: number | null; write_calls_per_hour: number | null } };
 
+const EDITABLE: Array<keyof Policy> = ['disabled_tools', 'secret_detection_mode', 'read_only', 'allowed_repos', 'quotas'];
+
 function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
 }
@@ -41,6 +43,8 @@ function globToRegExp(glob: string): RegExp {
 export function OrgPolicy() {
   const { org = '' } = useParams();
   const [tick, setTick] = useState(0);
+  // Kept here: the editor is mounted afresh with the saved policy, the notice stays.
+  const [saved, setSaved] = useState<string | null>(null);
   const [value] = useApi(() => api.GET('/api/admin/orgs/{org}/policy', { params: { path: { org } } }), [org, tick]);
   const [catalogue] = useApi(() => api.GET('/api/admin/catalogue'), []);
   const [history] = useApi(() => api.GET('/api/admin/orgs/{org}/policy/history', { params: { path: { org } } }), [org, tick]);
@@ -56,10 +60,19 @@ export function OrgPolicy() {
             org={org}
             current={data.policy as Policy}
             tools={catalogue.state === 'ready' ? catalogue.data.tools.map((t) => ({ name: t.name, toolset: t.toolset, access: t.access })) : []}
-            onSaved={() => setTick((t) => t + 1)}
+            onSaved={(text) => {
+              setSaved(text);
+              setTick((t) => t + 1);
+            }}
+            onChange={() => setSaved(null)}
           />
         )}
       </Show>
+      {saved && (
+        <p role="status" className="notice">
+          {saved}
+        </p>
+      )}
       <h2>History</h2>
       <Show value={history} what="the history">
         {(h) =>
@@ -81,8 +94,12 @@ export function OrgPolicy() {
   );
 }
 
-function PolicyEditor({ org, current, tools, onSaved }: { org: string; current: Policy; tools: Array<{ name: string; toolset: string | null; access: string }>; onSaved: () => void }) {
-  const [draft, setDraft] = useState<Policy>(current);
+function PolicyEditor({ org, current, tools, onSaved, onChange }: { org: string; current: Policy; tools: Array<{ name: string; toolset: string | null; access: string }>; onSaved: (text: string) => void; onChange: () => void }) {
+  const [draft, setDraftState] = useState<Policy>(current);
+  const setDraft = (next: Policy) => {
+    onChange();
+    setDraftState(next);
+  };
   const [search, setSearch] = useState('');
   const [access, setAccess] = useState('');
   const [glob, setGlob] = useState('');
@@ -100,13 +117,15 @@ function PolicyEditor({ org, current, tools, onSaved }: { org: string; current: 
       return 0;
     }
   }, [glob, tools]);
-  const diff = (Object.keys(draft) as Array<keyof Policy>).filter((k) => JSON.stringify(draft[k]) !== JSON.stringify(current[k]));
+  // Only the editable fields are compared and sent (the API refuses unknown fields).
+  const diff = EDITABLE.filter((k) => JSON.stringify(draft[k]) !== JSON.stringify(current[k]));
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    const r = await api.PUT('/api/admin/orgs/{org}/policy', { params: { path: { org } }, body: draft });
+    const body = Object.fromEntries(diff.map((k) => [k, draft[k]])) as Partial<Policy>;
+    const r = await api.PUT('/api/admin/orgs/{org}/policy', { params: { path: { org } }, body });
     if (r.response.ok) {
-      setMessage({ ok: true, text: 'Saved: the new policy applies to the next call.' });
-      onSaved();
+      setMessage(null);
+      onSaved(`Saved version ${r.data?.policy.version ?? ''}: the new policy applies to the next call.`);
     } else setMessage({ ok: false, text: errorText(r.error, r.response.status) });
   };
   const add = (name: string) => !draft.disabled_tools.includes(name) && setDraft({ ...draft, disabled_tools: [...draft.disabled_tools, name] });

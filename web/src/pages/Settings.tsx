@@ -9,7 +9,7 @@ export function Settings() {
       <p>The effective global configuration, read-only. Secret values are never shown.</p>
       <Show value={value} what="settings">
         {(data) => (
-          <div className="scroll">
+          <div className="scroll" role="region" aria-label="Settings" tabIndex={0}>
             <table>
               <thead>
                 <tr>

@@ -1,0 +1,39 @@
+// What people granted, on the admin API (issue 15's Connections page): the Gitea grants this
+// service holds (GiteaOAuthModule) and, once the MCP authorization server provides
+// MCP_CLIENT_GRANTS, the MCP clients people authorised. Authentication is the admin API's
+// registry (PolicyModule, global).
+import { Module } from '@nestjs/common';
+import type { GiteaGrantService } from '../../core/gitea-oauth/grant-service';
+import { GiteaGrantListingRepository, type GrantListingDb } from '../../infra/grants/gitea-grant-listing';
+import { GiteaOAuthModule } from '../gitea-oauth/gitea-oauth.module';
+import { GITEA_GRANT_SERVICE } from '../gitea-oauth/gitea-oauth.tokens';
+import { PRISMA } from '../tokens';
+import { ConnectionsService, type McpClientGrants } from './connections.service';
+import { GrantsController } from './grants.controller';
+import { CONNECTIONS_SERVICE, MCP_CLIENT_GRANTS } from './grants.tokens';
+
+@Module({
+  imports: [GiteaOAuthModule],
+  controllers: [GrantsController],
+  providers: [
+    {
+      provide: CONNECTIONS_SERVICE,
+      inject: [
+        { token: PRISMA, optional: true },
+        GITEA_GRANT_SERVICE,
+        { token: MCP_CLIENT_GRANTS, optional: true },
+      ],
+      useFactory: (
+        prisma?: GrantListingDb,
+        grants?: GiteaGrantService | null,
+        mcp?: McpClientGrants | null,
+      ) =>
+        new ConnectionsService({
+          listing: prisma && grants ? new GiteaGrantListingRepository(prisma) : null,
+          grants: grants ?? null,
+          mcp: mcp ?? null,
+        }),
+    },
+  ],
+})
+export class GrantsModule {}
