@@ -189,6 +189,12 @@ export const CatalogueEntry = z.strictObject({
 export const Catalogue = z.strictObject({
   tools: z.array(CatalogueEntry),
   counts: z.strictObject({ total: z.number().int(), disabled_globally: z.number().int() }),
+  spec: z
+    .strictObject({
+      version: z.string().describe('The Gitea API version of the description in use (its info.version)'),
+      source: z.string().describe('SPEC_SOURCE: bundled, live, or a file path'),
+    })
+    .describe('The API description the tools are generated from'),
 });
 
 export const Me = z.strictObject({
@@ -265,6 +271,12 @@ export const AuditStats = z.strictObject({
   by_tool: z.array(z.strictObject({ tool: z.string(), count: Count })),
   by_org: z.array(z.strictObject({ org: z.string().nullable(), count: Count })),
   by_day: z.array(z.strictObject({ day: z.string().describe('YYYY-MM-DD (UTC)'), count: Count })),
+  by_login: z.array(z.strictObject({ login: z.string().nullable(), count: Count })).describe('Top people'),
+  by_minute: z
+    .array(z.strictObject({ minute: z.string().describe('YYYY-MM-DDTHH:MMZ (UTC)'), count: Count }))
+    .describe('Calls per minute; empty when the window is longer than a day'),
+  masked: Count.describe('Results in which secrets were masked'),
+  blocked: Count.describe('Results withheld (block mode, or a secret in a binary or archive)'),
 });
 
 const ChainLink = z.strictObject({ seq: z.string(), hash: z.string() });

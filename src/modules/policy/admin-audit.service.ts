@@ -114,6 +114,10 @@ export class AdminAuditService {
         ? stats.byOrg
         : stats.byOrg.filter((o) => o.org === query.org?.toLowerCase()),
       by_day: stats.byDay,
+      by_login: stats.byLogin,
+      by_minute: stats.byMinute,
+      masked: stats.masked,
+      blocked: stats.blocked,
     };
   }
 

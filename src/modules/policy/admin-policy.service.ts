@@ -43,6 +43,8 @@ export type AdminPolicyDeps = {
   provider: PolicyProvider;
   ownership: OrgOwnership;
   operations: () => CatalogueOperation[];
+  /** The API description the catalogue was built from (version from its info block, SPEC_SOURCE). */
+  spec?: () => { version: string; source: string };
   quotas: QuotaCounter | null;
   audit: AuditSink | null;
   /** Gitea as the service account (GITEA_TOKEN), for ADMIN_TOKEN's org list; null without one. */
@@ -450,7 +452,11 @@ export class AdminPolicyService {
         disabled_in: disabledIn,
       };
     });
-    return { tools, counts: { total: tools.length, disabled_globally: disabledGlobally } };
+    return {
+      tools,
+      counts: { total: tools.length, disabled_globally: disabledGlobally },
+      spec: this.deps.spec?.() ?? { version: 'unknown', source: this.deps.config.tools.specSource },
+    };
   }
 
   private now(): number {

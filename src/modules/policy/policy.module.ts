@@ -120,6 +120,10 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
           provider,
           ownership,
           operations: () => (tools as ToolExecutor).catalogue.operations,
+          spec: () => ({
+            version: (tools as ToolExecutor).catalogue.specVersion,
+            source: config.tools.specSource,
+          }),
           quotas,
           audit: audit ?? null,
           serviceGitea: config.gitea.token

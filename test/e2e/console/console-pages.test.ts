@@ -200,11 +200,19 @@ describe('console pages with data, cross-checked through /mcp', () => {
       await page.getByText('tool calls recorded').waitFor();
       await page.locator('figure.chart svg.recharts-surface').first().waitFor();
       expect(await page.locator('figure.chart figcaption').allTextContents()).toEqual([
+        'Calls per minute',
+        'Masked and blocked results',
+        'Top people',
         'Outcomes by kind',
         'Top tools',
         'Calls by organisation',
         'Calls by day',
       ]);
+      await page.getByText(/results with secrets masked: \d+, withheld \(blocked\): \d+/).waitFor();
+      const topPeople = page.locator('figure.chart').filter({ hasText: 'Top people' });
+      expect(await topPeople.locator('.recharts-cartesian-axis-tick-value').allTextContents()).toEqual(
+        expect.arrayContaining(['alice']),
+      );
       await check(page, 'overview', size.name);
 
       await page.goto(`${stack.base}/admin/orgs`);
@@ -223,6 +231,25 @@ describe('console pages with data, cross-checked through /mcp', () => {
       await page.goto(`${stack.base}/admin/audit`);
       await page.getByRole('status').filter({ hasText: 'Hash chain: intact' }).waitFor();
       await page.locator('table tbody tr').first().waitFor();
+      if (size.name === '1280') {
+        // More records than one page (25): the cursor pages go older and back.
+        for (let i = 0; i < 26; i += 1)
+          await mcp.callTool('issueListIssues', { owner: 'acme', repo: 'widgets' });
+        await page.reload();
+        await page.getByRole('status').filter({ hasText: 'Hash chain: intact' }).waitFor();
+        const rows = page.locator('table tbody tr');
+        await page.waitForFunction("document.querySelectorAll('table tbody tr').length === 25");
+        const first = await rows.first().textContent();
+        await page.getByRole('button', { name: 'Older' }).click();
+        await page.waitForFunction(
+          `document.querySelector('table tbody tr')?.textContent !== ${JSON.stringify(first)}`,
+        );
+        expect(await rows.count()).toBeGreaterThan(0);
+        await page.getByRole('button', { name: 'Newer' }).click();
+        await page.waitForFunction(
+          `document.querySelector('table tbody tr')?.textContent === ${JSON.stringify(first)}`,
+        );
+      }
       await page.getByLabel('tool', { exact: true }).fill('repoGet');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForFunction(
@@ -250,6 +277,7 @@ describe('console pages with data, cross-checked through /mcp', () => {
       expect(lines.every((l) => l.tool === 'repoGet')).toBe(true);
 
       await page.goto(`${stack.base}/admin/catalogue`);
+      await page.getByText(/^\d+ tools from Gitea API 1\.27\.1 \(SPEC_SOURCE=bundled\)/).waitFor();
       await page.getByLabel('Search').fill('repoGet');
       const row = page
         .locator('table tbody tr')

@@ -32,7 +32,8 @@ function CatalogueTable(props: { data: Data; q: string; setQ: (s: string) => voi
   return (
     <>
       <p>
-        {data.counts.total} tools, {data.counts.disabled_globally} disabled by the global floor.
+        {data.counts.total} tools from Gitea API {data.spec.version} (<code>SPEC_SOURCE={data.spec.source}</code>),{' '}
+        {data.counts.disabled_globally} disabled by the global floor.
       </p>
       <div className="filters">
         <label>

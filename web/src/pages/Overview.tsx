@@ -49,9 +49,18 @@ export function Overview() {
         {(s) => (
           <>
             <p>
-              <strong>{s.total}</strong> tool calls recorded.
+              <strong>{s.total}</strong> tool calls recorded; results with secrets masked: <strong>{s.masked}</strong>,
+              withheld (blocked): <strong>{s.blocked}</strong>.
             </p>
             <div className="charts">
+              {range !== 'month' && (
+                <Chart title="Calls per minute" rows={s.by_minute.map((m) => ({ label: m.minute.slice(11, 16), count: m.count }))} />
+              )}
+              <Chart
+                title="Masked and blocked results"
+                rows={s.total ? [{ label: 'masked', count: s.masked }, { label: 'blocked', count: s.blocked }] : []}
+              />
+              <Chart title="Top people" rows={s.by_login.slice(0, 10).map((l) => ({ label: l.login ?? '(none)', count: l.count }))} />
               <Chart title="Outcomes by kind" rows={s.by_kind.map((k) => ({ label: k.kind, count: k.count }))} />
               <Chart title="Top tools" rows={s.by_tool.slice(0, 10).map((t) => ({ label: t.tool, count: t.count }))} />
               <Chart title="Calls by organisation" rows={s.by_org.slice(0, 10).map((o) => ({ label: o.org ?? '(none)', count: o.count }))} />
