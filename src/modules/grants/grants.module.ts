@@ -1,12 +1,15 @@
 // What people granted, on the admin API (issue 15's Connections page): the Gitea grants this
-// service holds (GiteaOAuthModule) and, once the MCP authorization server provides
-// MCP_CLIENT_GRANTS, the MCP clients people authorised. Authentication is the admin API's
+// service holds (GiteaOAuthModule) and the MCP clients people authorised (the authorization
+// server's OAUTH_STORE, as MCP_CLIENT_GRANTS). Authentication is the admin API's
 // registry (PolicyModule, global).
 import { Module } from '@nestjs/common';
 import type { GiteaGrantService } from '../../core/gitea-oauth/grant-service';
 import { GiteaGrantListingRepository, type GrantListingDb } from '../../infra/grants/gitea-grant-listing';
 import { GiteaOAuthModule } from '../gitea-oauth/gitea-oauth.module';
 import { GITEA_GRANT_SERVICE } from '../gitea-oauth/gitea-oauth.tokens';
+import { OAUTH_STORE } from '../oauth/oauth.tokens';
+import type { OAuthStore } from '../../infra/oauth/oauth-store';
+import { mcpClientGrantsOf } from './mcp-client-grants';
 import { PRISMA } from '../tokens';
 import { ConnectionsService, type McpClientGrants } from './connections.service';
 import { GrantsController } from './grants.controller';
@@ -16,6 +19,13 @@ import { CONNECTIONS_SERVICE, MCP_CLIENT_GRANTS } from './grants.tokens';
   imports: [GiteaOAuthModule],
   controllers: [GrantsController],
   providers: [
+    {
+      // The MCP authorization server's grants (OAuthModule, global; null when AUTH_MODES lacks oauth).
+      provide: MCP_CLIENT_GRANTS,
+      inject: [{ token: OAUTH_STORE, optional: true }],
+      useFactory: (store?: OAuthStore | null): McpClientGrants | null =>
+        store ? mcpClientGrantsOf(store) : null,
+    },
     {
       provide: CONNECTIONS_SERVICE,
       inject: [

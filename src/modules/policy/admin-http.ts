@@ -14,7 +14,7 @@ export const STREAMED = Symbol('streamed');
 
 export type AdminReq = IncomingMessage & { params?: Record<string, string> };
 
-const KIND: Record<number, string> = {
+export const KIND: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '../tokens';
 import * as S from './admin-api.schemas';
 import type { AdminAuthRegistry, AdminPrincipal } from './admin-auth';
-import { parse, readJson, runAdmin, send, STREAMED, type AdminReq } from './admin-http';
+import { KIND, parse, readJson, runAdmin, send, STREAMED, type AdminReq } from './admin-http';
 import { adminOpenApiDocument } from './admin-openapi';
 import { AdminApiError, type AdminPolicyService } from './admin-policy.service';
 import type { AdminAuditService } from './admin-audit.service';

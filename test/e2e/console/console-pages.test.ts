@@ -17,6 +17,7 @@ import { PRISMA } from '../../../src/modules/tokens';
 import { connect, type McpClient } from '../mcp/helpers/clients';
 import {
   asSession,
+  authorizedMcpClient,
   BEARER,
   horizontalOverflow,
   seriousViolations,
@@ -318,6 +319,38 @@ describe('console pages with data, cross-checked through /mcp', () => {
       expect.objectContaining({ kind: 'gitea', access: 'read', status: 'active' }),
     ]);
     const id = mine.body.connections[0].id as string;
+
+    // An MCP client bob authorises through this service's OAuth server: listed, revoked in the
+    // console, and its next call at /mcp refused.
+    const { client, accessToken } = await authorizedMcpClient(stack, 'bob', 'Console e2e client');
+    const called = await client.callTool({
+      name: 'issueListIssues',
+      arguments: { owner: 'acme', repo: 'widgets' },
+    });
+    expect(called.isError).toBeFalsy();
+    await bob.page.goto(`${stack.base}/admin/connections`);
+    const clientRow = bob.page.locator('tbody tr').filter({ hasText: 'Console e2e client' });
+    await clientRow.waitFor();
+    expect(await clientRow.locator('td').nth(1).textContent()).toBe('MCP client');
+    await clientRow.getByRole('button', { name: /^Revoke/ }).click();
+    await bob.page.getByRole('status').filter({ hasText: 'Console e2e client: revoked.' }).waitFor();
+    const refused = await fetch(`${stack.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    });
+    expect(refused.status).toBe(401);
+    await client.close().catch(() => undefined);
     // A person may not list every grant, nor revoke another person's.
     expect((await asSession(stack.base, 'GET', '/api/admin/grants', bob)).status).toBe(403);
     const adminsGrant = (await stack.signIn('admin')).cookie;

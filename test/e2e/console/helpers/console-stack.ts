@@ -14,6 +14,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { parseConfig } from '../../../../src/config/env.schema';
 import { createApp } from '../../../../src/main';
 import { startGiteaSimulator, type GiteaSimulator } from '../../../simulator';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Browserless, personAuthorizes, type OAuthStack } from '../../oauth/helpers/oauth-stack';
+import { TestOAuthProvider } from '../../oauth/helpers/sdk-provider';
 
 export const ROOT = join(__dirname, '..', '..', '..', '..');
 export const SHOTS = join(ROOT, 'docs', 'console');
@@ -73,7 +76,8 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
   const base = `http://localhost:${port}`;
   const registered = sim.oauth.registerApp({
     name: 'AegisGitea-MCP',
-    redirectUris: [`${base}/auth/gitea/callback`],
+    // The console's sign-in and the MCP authorization server's (both through Gitea).
+    redirectUris: [`${base}/auth/gitea/callback`, `${base}/oauth/gitea/callback`],
   });
   const parsed = parseConfig({
     GITEA_URL: sim.url,
@@ -160,4 +164,28 @@ export async function asSession(
 /** No page-wide horizontal scrolling (checked at a phone's 390 px). */
 export async function horizontalOverflow(page: Page): Promise<number> {
   return (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+}
+
+/**
+ * An MCP client (the official SDK 2.x) authorised by `login` through this service's OAuth
+ * authorization server: consent page, Gitea sign-in, back with a code. Returns the connected
+ * client and its access token.
+ */
+export async function authorizedMcpClient(
+  stack: ConsoleStack,
+  login: string,
+  clientName: string,
+): Promise<{ client: Client; accessToken: string }> {
+  const provider = new TestOAuthProvider(clientName, 'http://127.0.0.1:43117/callback');
+  const url = new URL(`${stack.base}/mcp`);
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  await expect(new Client({ name: clientName, version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+    UnauthorizedError,
+  );
+  const view = { base: stack.base, gitea: { url: stack.sim.url, sim: stack.sim } } as unknown as OAuthStack;
+  const back = await personAuthorizes(view, new Browserless(), provider.authorizationUrl!.toString(), login);
+  await first.finishAuth(back.searchParams);
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return { client, accessToken: provider.tokens()!.access_token };
 }
