@@ -62,8 +62,8 @@ describeTwoReplicas('org policy across two replicas (PostgreSQL + Redis)', () =>
       POLICY_CACHE_TTL_MS: '60000',
       RATE_LIMIT_PER_MINUTE: '0',
     });
-    a = await startMcpApp(config, { full: true, entry: ENTRY });
-    b = await startMcpApp(config, { full: true, entry: ENTRY });
+    a = await startMcpApp(config, { full: true, entry: ENTRY, startTimeoutMs: 120_000 });
+    b = await startMcpApp(config, { full: true, entry: ENTRY, startTimeoutMs: 120_000 });
     onB = await connect(b.url, 'sdk2', '2026-07-28', { Authorization: `Bearer ${BEARER}` });
   });
 
@@ -451,10 +451,8 @@ describe('org policy in one process without Redis (PGlite)', () => {
     gitea = await startGitea();
     app = await startMcpApp(
       testConfig(gitea.url, gitea.tokens.admin, { ADMIN_TOKEN, POLICY_CACHE_TTL_MS: '60000' }),
-      {
-        full: true,
-        entry: ENTRY,
-      },
+      // The whole service transpiled at start: about 35 s at a load of 16 (120 s of room).
+      { full: true, entry: ENTRY, startTimeoutMs: 120_000 },
     );
     client = await connect(app.url, 'sdk2', '2026-07-28', { Authorization: `Bearer ${BEARER}` });
   });
