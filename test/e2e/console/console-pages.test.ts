@@ -334,22 +334,34 @@ describe('console pages with data, cross-checked through /mcp', () => {
     expect(await clientRow.locator('td').nth(1).textContent()).toBe('MCP client');
     await clientRow.getByRole('button', { name: /^Revoke/ }).click();
     await bob.page.getByRole('status').filter({ hasText: 'Console e2e client: revoked.' }).waitFor();
-    const refused = await fetch(`${stack.base}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    });
-    expect(refused.status).toBe(401);
+    // Verified tokens are cached; a revocation reaches the cache within TOMBSTONE_POLL_MS (1 s).
+    const deadline = Date.now() + 1_000 + 2_000;
+    let status = 0;
+    do {
+      if (status) await new Promise((r) => setTimeout(r, 200));
+      status = (
+        await fetch(`${stack.base}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-06-18',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'x', version: '1' },
+            },
+          }),
+        })
+      ).status;
+    } while (status !== 401 && Date.now() < deadline);
+    expect(status).toBe(401);
     await client.close().catch(() => undefined);
     // A person may not list every grant, nor revoke another person's.
     expect((await asSession(stack.base, 'GET', '/api/admin/grants', bob)).status).toBe(403);
