@@ -17,7 +17,8 @@ export type Pagination = {
 export type BinaryData = { content_base64: string; content_type: string; size: number };
 
 export type Envelope = {
-  identity: { login: string; mode: string; sudo: string | null };
+  /** `client` names the MCP client a person authorised (mode `oauth` only): who acts for them. */
+  identity: { login: string; mode: string; sudo: string | null; client?: { id: string; name: string } };
   request: { method: string; path: string };
   status: number;
   pagination?: Pagination;
@@ -213,7 +214,14 @@ export function buildEnvelope(input: {
   }
   // Key order is part of the contract's readability: who, what, status, paging, banner, data.
   const envelope: Envelope = {
-    identity: { login: identity.login, mode: identity.mode, sudo: identity.sudo },
+    identity: {
+      login: identity.login,
+      mode: identity.mode,
+      sudo: identity.sudo,
+      ...(identity.oauthClient
+        ? { client: { id: identity.oauthClient.id, name: identity.oauthClient.name } }
+        : {}),
+    },
     request: { method: input.method, path: input.path },
     status: response.status,
     ...(pagination ? { pagination } : {}),

@@ -149,6 +149,25 @@ describe('ToolExecutor', () => {
     });
   });
 
+  it('names the MCP client a person authorised in the identity, and only then', async () => {
+    const t = setup();
+    const viaClient = await t.service.callTool(
+      'userGetCurrent',
+      {},
+      {
+        ...identity,
+        oauthClient: { id: 'https://app.example/client.json', name: 'Example Agent' },
+      },
+    );
+    expect(JSON.parse(viaClient.content[0]!.text).identity).toEqual({
+      login: 'alice',
+      mode: 'oauth',
+      sudo: null,
+      client: { id: 'https://app.example/client.json', name: 'Example Agent' },
+    });
+    expect((await t.call('userGetCurrent', {})).json.identity).not.toHaveProperty('client');
+  });
+
   it('sends repeated query parameters for multi arrays', async () => {
     const t = setup({ reply: () => ({ json: [] }) });
     await t.call('notifyGetList', { 'status-types': ['unread', 'pinned'] });

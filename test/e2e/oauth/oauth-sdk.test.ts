@@ -148,6 +148,11 @@ describe('TypeScript SDK 2.x OAuth client against the service and the Gitea simu
     expect(me.isError).toBeFalsy();
     const body = envelope(me);
     expect(body.identity).toMatchObject({ login: 'alice', mode: 'oauth', sudo: null });
+    // The envelope names the client acting for the person (issue 13 point 6).
+    expect(body.identity.client).toEqual({
+      id: alice.clientInformation()?.client_id,
+      name: expect.any(String),
+    });
     expect(body.data.login).toBe('alice');
     await client.close();
 
