@@ -36,7 +36,11 @@ describe('ToolsModule', () => {
         maxResponseChars: 100_000,
         maxBinaryBytes: 1 << 20,
       },
-      secrets: { detectionMode: 'mask', encryptionKey: null },
+      secrets: { detectionMode: 'mask', encryptionKey: null, previousEncryptionKeys: [] },
+      // Read by the list of configured secrets that exact redaction covers.
+      server: { metricsToken: null },
+      admin: { token: null },
+      storage: { databaseUrl: null, redisUrl: null },
     } as unknown as AppConfig;
     @Global()
     @Module({ providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] })
