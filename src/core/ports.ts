@@ -51,7 +51,7 @@ export type GiteaResponse = {
    */
   cut?: { receivedBytes: number; totalBytes: number | null };
   /**
-   * Gitea redirected off its own origin (a signed download link, ADR 0018): where to (origin only,
+   * Gitea redirected off its own origin (a signed download link, ADR 0019): where to (origin only,
    * never the signed link), and whether the transport fetched it (without credentials) or why not.
    */
   offOrigin?: { origin: string; followed: true } | { origin: string; followed: false; reason: string };

@@ -1,4 +1,4 @@
-// Gitea's artifact download answers with a redirect to a signed link (ADR 0018): the transport
+// Gitea's artifact download answers with a redirect to a signed link (ADR 0019): the transport
 // fetches it without credentials; the executor turns what came back into the usual result.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

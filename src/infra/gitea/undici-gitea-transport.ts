@@ -1,6 +1,6 @@
 // GiteaTransport on undici: one connection pool per Gitea origin (keep-alive reuse), a timeout per
 // call, a cap on the response body. Redirects: followed for GET within the Gitea API; one hop off
-// the Gitea origin (a signed download link, ADR 0018) is fetched without any credential.
+// the Gitea origin (a signed download link, ADR 0019) is fetched without any credential.
 import { randomBytes } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import {
@@ -302,7 +302,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
     return { url, offOrigin: true };
   }
 
-  /** Why an off-origin download link is not fetched, or null when it may be (ADR 0018). */
+  /** Why an off-origin download link is not fetched, or null when it may be (ADR 0019). */
   private offOriginRefusal(url: URL): string | null {
     if (this.options.followOffOrigin === false) return 'following redirects off the Gitea origin is off';
     if (url.username || url.password) return 'the link carries a user name or password';

@@ -129,7 +129,7 @@ describe('UndiciGiteaTransport', () => {
     await t.close();
   });
 
-  it('fetches an off-origin download link (artifact zip) once, without any credential (ADR 0018)', async () => {
+  it('fetches an off-origin download link (artifact zip) once, without any credential (ADR 0019)', async () => {
     const storageSeen: Array<{ url: string; headers: IncomingMessage['headers'] }> = [];
     const storage = createServer((req, res) => {
       storageSeen.push({ url: req.url ?? '', headers: req.headers });
