@@ -20,6 +20,7 @@ import {
   authorizedMcpClient,
   BEARER,
   horizontalOverflow,
+  waitForExpression,
   seriousViolations,
   SHOTS,
   startConsoleStack,
@@ -239,21 +240,24 @@ describe('console pages with data, cross-checked through /mcp', () => {
         await page.reload();
         await page.getByRole('status').filter({ hasText: 'Hash chain: intact' }).waitFor();
         const rows = page.locator('table tbody tr');
-        await page.waitForFunction("document.querySelectorAll('table tbody tr').length === 25");
+        await waitForExpression(page, "document.querySelectorAll('table tbody tr').length === 25");
         const first = await rows.first().textContent();
         await page.getByRole('button', { name: 'Older' }).click();
-        await page.waitForFunction(
+        await waitForExpression(
+          page,
           `document.querySelector('table tbody tr')?.textContent !== ${JSON.stringify(first)}`,
         );
         expect(await rows.count()).toBeGreaterThan(0);
         await page.getByRole('button', { name: 'Newer' }).click();
-        await page.waitForFunction(
+        await waitForExpression(
+          page,
           `document.querySelector('table tbody tr')?.textContent === ${JSON.stringify(first)}`,
         );
       }
       await page.getByLabel('tool', { exact: true }).fill('repoGet');
       await page.getByRole('button', { name: 'Apply filters' }).click();
-      await page.waitForFunction(
+      await waitForExpression(
+        page,
         "[...document.querySelectorAll('table tbody tr td:nth-child(3)')].every((c) => c.textContent === 'repoGet')",
       );
       const outcomes = await page.locator('table tbody tr td:nth-child(5)').allTextContents();
@@ -410,7 +414,8 @@ describe('console pages with data, cross-checked through /mcp', () => {
     await admin.page.goto(`${stack.base}/admin/connections`);
     await admin.page.getByLabel('Person').fill('alice');
     const every = admin.page.locator('section table').nth(1);
-    await admin.page.waitForFunction(
+    await waitForExpression(
+      admin.page,
       "(() => { const t = document.querySelectorAll('section table')[1]; return t && [...t.querySelectorAll('tbody tr td:nth-child(2)')].every((c) => c.textContent === 'alice'); })()",
     );
     await every.getByRole('button', { name: /^Revoke .* of alice$/ }).click();

@@ -161,6 +161,20 @@ export async function asSession(
   return { status: response.status, body: parsed };
 }
 
+/**
+ * Waits until a browser-side expression is truthy. Polled from Node through `page.evaluate`
+ * (a DevTools evaluation, outside the page's CSP): Playwright's `waitForFunction` with a string
+ * re-evaluates it with `eval` inside the page, which the console's `script-src 'self'` refuses.
+ */
+export async function waitForExpression(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(expression)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** No page-wide horizontal scrolling (checked at a phone's 390 px). */
 export async function horizontalOverflow(page: Page): Promise<number> {
   return (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
