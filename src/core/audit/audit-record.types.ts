@@ -1,29 +1,17 @@
 // Shapes of a stored audit record, independent of Prisma: the core computes and checks the
 // hash chain over these, and the repository maps rows to and from them.
+import type { AuditEntry } from '../ports';
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** The fields of a record as stored, before it gets a chain position. */
-export type AuditRecordFields = {
-  eventId: string;
+/**
+ * The fields of a record as stored, before it gets a chain position: the call path's
+ * `AuditEntry` with its time named `createdAt`, the mode widened to the column's string and
+ * the arguments as the JSON the column holds.
+ */
+export type AuditRecordFields = Omit<AuditEntry, 'time' | 'mode' | 'arguments'> & {
   createdAt: Date;
-  login: string | null;
   mode: string | null;
-  sudo: string | null;
-  clientName: string | null;
-  clientVersion: string | null;
-  tool: string;
-  operationId: string | null;
-  org: string | null;
-  repo: string | null;
-  method: string | null;
-  path: string | null;
-  status: number | null;
-  kind: string | null;
-  durationMs: number;
-  resultBytes: number;
-  redactions: number;
-  masks: number;
-  blocked: boolean;
   arguments: JsonValue;
 };
 

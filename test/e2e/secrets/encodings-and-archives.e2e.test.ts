@@ -5,15 +5,11 @@
 // contents API (base64) and the raw API, and the repository archives (zip, tar.gz) that hold
 // them must be withheld.
 import type { AppConfig } from '../../../src/config/app-config';
-import type { AuditEntry, CallIdentity } from '../../../src/core/ports';
+import type { AuditEntry } from '../../../src/core/ports';
 import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
-import { createToolService } from '../../../src/core/executor/tool-executor';
-import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
-import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
-import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';
-import { leakFileText, leakFiles, startGiteaSimulator, type GiteaSimulator } from '../../simulator';
-import { E2E_TOOLS_CONFIG } from '../tools/tools-config';
+import { leakFileText, leakFiles } from '../../simulator';
+import { simulatedToolService, useSimulatedGitea } from '../tools/simulated-tool-service';
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 65536 });
 type Mode = 'off' | 'mask' | 'block';
@@ -44,9 +40,7 @@ function decodeAs(bytes: Buffer, file: string): string {
 }
 
 describe('secrets in every encoding and in archives (issue 12)', () => {
-  let sim: GiteaSimulator;
-  let transport: UndiciGiteaTransport;
-  let alice: CallIdentity;
+  const gitea = useSimulatedGitea();
   let serviceToken: string;
   let githubToken: string;
   const audits: AuditEntry[] = [];
@@ -57,25 +51,16 @@ describe('secrets in every encoding and in archives (issue 12)', () => {
     mode: Mode = 'mask',
     secrets: Partial<AppConfig['secrets']> = {},
   ) => {
-    const service = createToolService(
+    const service = simulatedToolService({
       catalogue,
-      {
-        tools: { ...E2E_TOOLS_CONFIG, maxBinaryBytes: 65536 },
-        secrets: { detectionMode: mode },
-        exactSecrets: [serviceToken],
-        timeoutMs: 5000,
-      },
-      {
-        transport,
-        policy: new GlobalPolicyProvider({ disabledTools: [], detectionMode: mode }),
-        audit: { record: (e) => audits.push(e) },
-        clock: { now: () => Date.now() },
-        scrubber: resolveResultScrubber({
-          secrets: { detectionMode: mode, encryptionKey: null, previousEncryptionKeys: [], ...secrets },
-        }),
-      },
-    );
-    const r = await service.callTool(name, args, alice);
+      transport: gitea.transport,
+      audits,
+      tools: { maxBinaryBytes: 65536 },
+      mode,
+      exactSecrets: [serviceToken],
+      secrets,
+    });
+    const r = await service.callTool(name, args, gitea.alice);
     return {
       isError: r.isError,
       text: r.content[0]!.text,
@@ -84,23 +69,9 @@ describe('secrets in every encoding and in archives (issue 12)', () => {
     };
   };
 
-  beforeAll(async () => {
-    sim = await startGiteaSimulator({ host: '127.0.0.1', port: 0 });
-    transport = new UndiciGiteaTransport({ baseUrl: sim.url });
-    serviceToken = sim.tokens.admin;
+  beforeAll(() => {
+    serviceToken = gitea.sim.tokens.admin;
     githubToken = /GITHUB_TOKEN=(\S+)/.exec(leakFileText(serviceToken))![1]!;
-    alice = {
-      login: 'alice',
-      mode: 'oauth',
-      sudo: null,
-      token: sim.tokens.alice,
-      isSiteAdmin: false,
-      subject: 'oauth:alice',
-    };
-  });
-  afterAll(async () => {
-    await transport?.close();
-    await sim?.close();
   });
 
   const files = [...leakFiles('x').keys()];
@@ -172,8 +143,8 @@ describe('secrets in every encoding and in archives (issue 12)', () => {
     expect(clean.isError).toBe(false);
     const direct = Buffer.from(
       await (
-        await fetch(`${sim.apiUrl}/repos/bob/sandbox/archive/main.zip`, {
-          headers: { Authorization: `token ${sim.tokens.alice}` },
+        await fetch(`${gitea.sim.apiUrl}/repos/bob/sandbox/archive/main.zip`, {
+          headers: { Authorization: `token ${gitea.sim.tokens.alice}` },
         })
       ).arrayBuffer(),
     );

@@ -1,21 +1,12 @@
 // End to end: gitea_api_request validates its query and body against the operation its path
 // matches, so a bad body never reaches Gitea (issue 4), against the Gitea simulator.
-import type { AuditEntry, CallIdentity, GiteaRequest, GiteaTransport } from '../../../src/core/ports';
+import type { AuditEntry, GiteaRequest, GiteaTransport } from '../../../src/core/ports';
 import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
-import { createToolService } from '../../../src/core/executor/tool-executor';
-import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
-import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
-import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';
-import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
-import { E2E_TOOLS_CONFIG } from './tools-config';
-
-const tools = E2E_TOOLS_CONFIG;
+import { simulatedToolService, useSimulatedGitea } from './simulated-tool-service';
 
 describe('gitea_api_request validation against the Gitea simulator', () => {
-  let sim: GiteaSimulator;
-  let undici: UndiciGiteaTransport;
-  let alice: CallIdentity;
+  const gitea = useSimulatedGitea();
   const sent: GiteaRequest[] = [];
   const audits: AuditEntry[] = [];
 
@@ -23,21 +14,15 @@ describe('gitea_api_request validation against the Gitea simulator', () => {
     const transport: GiteaTransport = {
       send: (request, identity, options) => {
         sent.push(request);
-        return undici.send(request, identity, options);
+        return gitea.transport.send(request, identity, options);
       },
     };
-    const service = createToolService(
-      buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 4096 }),
-      { tools, secrets: { detectionMode: 'mask' }, exactSecrets: [], timeoutMs: 5000 },
-      {
-        transport,
-        policy: new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' }),
-        audit: { record: (e) => audits.push(e) },
-        clock: { now: () => Date.now() },
-        scrubber: resolveResultScrubber(),
-      },
-    );
-    const r = await service.callTool(name, args, alice);
+    const service = simulatedToolService({
+      catalogue: buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 4096 }),
+      transport,
+      audits,
+    });
+    const r = await service.callTool(name, args, gitea.alice);
     return { isError: r.isError, json: JSON.parse(r.content[0]!.text) as any };
   };
   const issueTitles = async (): Promise<string[]> => {
@@ -45,23 +30,6 @@ describe('gitea_api_request validation against the Gitea simulator', () => {
     expect(r.isError).toBe(false);
     return (r.json.data as Array<{ title: string }>).map((i) => i.title);
   };
-
-  beforeAll(async () => {
-    sim = await startGiteaSimulator({ host: '127.0.0.1', port: 0 });
-    undici = new UndiciGiteaTransport({ baseUrl: sim.url });
-    alice = {
-      login: 'alice',
-      mode: 'oauth',
-      sudo: null,
-      token: sim.tokens.alice,
-      isSiteAdmin: false,
-      subject: 'oauth:alice',
-    };
-  });
-  afterAll(async () => {
-    await undici?.close();
-    await sim?.close();
-  });
 
   it('refuses a bad body or query before Gitea, with the generated tool’s schema path', async () => {
     const before = await issueTitles();

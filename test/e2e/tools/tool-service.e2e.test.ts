@@ -1,71 +1,38 @@
 // End to end: the ToolService with the real undici transport and secrets scrubber against the
 // Gitea simulator (the MCP HTTP layer is tested elsewhere).
 import type { AppConfig } from '../../../src/config/app-config';
-import type { AuditEntry, CallIdentity } from '../../../src/core/ports';
+import type { AuditEntry } from '../../../src/core/ports';
 import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
-import { createToolService } from '../../../src/core/executor/tool-executor';
-import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
-import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
-import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';
-import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
-import { E2E_TOOLS_CONFIG } from './tools-config';
+import { simulatedToolService, useSimulatedGitea } from './simulated-tool-service';
 
 const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 4096 });
-const baseTools = E2E_TOOLS_CONFIG;
 
 describe('ToolService against the Gitea simulator', () => {
-  let sim: GiteaSimulator;
-  let transport: UndiciGiteaTransport;
-  let alice: CallIdentity;
+  const gitea = useSimulatedGitea();
   const audits: AuditEntry[] = [];
 
   const service = (tools: Partial<AppConfig['tools']> = {}, timeoutMs = 5000) =>
-    createToolService(
+    simulatedToolService({
       catalogue,
-      {
-        tools: { ...baseTools, ...tools },
-        secrets: { detectionMode: 'mask' },
-        exactSecrets: [],
-        timeoutMs,
-        // One key for every service built here, as replicas sharing ENCRYPTION_KEY have.
-        cursorSecret: 'e2e-cursor-key',
-      },
-      {
-        transport,
-        policy: new GlobalPolicyProvider({ disabledTools: tools.disabledTools ?? [], detectionMode: 'mask' }),
-        audit: { record: (e) => audits.push(e) },
-        clock: { now: () => Date.now() },
-        scrubber: resolveResultScrubber(),
-      },
-    );
+      transport: gitea.transport,
+      audits,
+      tools,
+      timeoutMs,
+      // One key for every service built here, as replicas sharing ENCRYPTION_KEY have.
+      cursorSecret: 'e2e-cursor-key',
+    });
   const call = async (
     name: string,
     args: unknown,
     tools: Partial<AppConfig['tools']> = {},
     timeoutMs = 5000,
   ) => {
-    const r = await service(tools, timeoutMs).callTool(name, args, alice);
+    const r = await service(tools, timeoutMs).callTool(name, args, gitea.alice);
     return { isError: r.isError, text: r.content[0]!.text, json: JSON.parse(r.content[0]!.text) as any };
   };
 
-  beforeAll(async () => {
-    sim = await startGiteaSimulator({ host: '127.0.0.1', port: 0 });
-    transport = new UndiciGiteaTransport({ baseUrl: sim.url });
-    alice = {
-      login: 'alice',
-      mode: 'oauth',
-      sudo: null,
-      token: sim.tokens.alice,
-      isSiteAdmin: false,
-      subject: 'oauth:alice',
-    };
-  });
-  afterAll(async () => {
-    await transport?.close();
-    await sim?.close();
-  });
-  beforeEach(() => sim.faults.clear());
+  beforeEach(() => gitea.sim.faults.clear());
 
   it('wildcard file path and a branch with "/"', async () => {
     const file = await call('repoGetContents', {
@@ -122,7 +89,7 @@ describe('ToolService against the Gitea simulator', () => {
     const invalid = await call('issueCreateIssue', { owner: 'acme', repo: 'widgets', body: { title: '' } });
     expect(invalid.json.error).toMatchObject({ status: 422, kind: 'validation_failed' });
     expect(invalid.json.error.message).toMatch(/Title/);
-    expect(invalid.text).not.toContain(sim.tokens.alice);
+    expect(invalid.text).not.toContain(gitea.sim.tokens.alice);
   });
 
   it('binary raw file as base64, and one over MAX_BINARY_BYTES refused', async () => {
@@ -154,7 +121,7 @@ describe('ToolService against the Gitea simulator', () => {
   });
 
   it('deep JSON is returned as text', async () => {
-    sim.faults.set({ deepJsonLevels: 150, pathPrefix: '/api/v1/repos/acme/widgets', times: 1 });
+    gitea.sim.faults.set({ deepJsonLevels: 150, pathPrefix: '/api/v1/repos/acme/widgets', times: 1 });
     const r = await call('repoGet', { owner: 'acme', repo: 'widgets' });
     expect(r.isError).toBe(false);
     expect(r.json.data_format).toBe('json_as_text');
@@ -185,12 +152,12 @@ describe('ToolService against the Gitea simulator', () => {
   it('the runner registration token arrives from its response header', async () => {
     const r = await call('repoCreateRunnerRegistrationToken', { owner: 'acme', repo: 'widgets' });
     expect(r.isError).toBe(false);
-    const expected = [...sim.state.runnerTokens.values()];
+    const expected = [...gitea.sim.state.runnerTokens.values()];
     expect(expected).toContain(r.json.headers.token);
   });
 
   it('a slow Gitea becomes a timeout', async () => {
-    sim.faults.set({ latencyMs: 1500, pathPrefix: '/api/v1/repos/acme/widgets', times: 1 });
+    gitea.sim.faults.set({ latencyMs: 1500, pathPrefix: '/api/v1/repos/acme/widgets', times: 1 });
     const started = Date.now();
     const r = await call('repoGet', { owner: 'acme', repo: 'widgets' }, {}, 300);
     expect(r.json.error.kind).toBe('timeout');
@@ -201,7 +168,7 @@ describe('ToolService against the Gitea simulator', () => {
     for (const path of [
       '/repos/acme/widgets/releases/tags/rel%2F1.0',
       '/repos/acme/widgets/contents/../../admin/users',
-      `${sim.url}/api/v1/user`,
+      `${gitea.sim.url}/api/v1/user`,
       'http://example.com/x',
     ]) {
       const r = await call('gitea_api_request', { method: 'GET', path });
@@ -227,7 +194,7 @@ describe('ToolService against the Gitea simulator', () => {
     expect(tools.find((t) => t.name === 'userGetCurrent')!.inputSchema.type).toBe('object');
     const me = await call('userGetCurrent', {});
     expect(me.json.data.login).toBe('alice');
-    expect(me.text).not.toContain(sim.tokens.alice);
+    expect(me.text).not.toContain(gitea.sim.tokens.alice);
   });
 
   it('discovery mode lists meta-tools, searches, describes and calls through the same path', async () => {
