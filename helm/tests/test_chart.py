@@ -301,7 +301,7 @@ class Contradictions(unittest.TestCase):
                          "oauth-without-client-secret", "no-agent-authentication", "bearer-too-short",
                          "bearer-without-gitea-token", "secret-in-config", "unknown-config-variable",
                          "existing-keys-without-secret", "gitea-url-with-api-v1", "grace-shorter-than-shutdown",
-                         "secret-given-twice"]:
+                         "secret-given-twice", "oauth-with-http-public-url"]:
             self.assertIn(expected, names)
 
     def test_each_contradiction_fails_with_its_message(self):

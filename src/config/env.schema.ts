@@ -141,7 +141,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'PUBLIC_URL',
     'server',
     'http://HOST:PORT',
-    'Externally visible base URL of the service (OAuth issuer and protected-resource URL); set it behind a proxy or ingress.',
+    'Externally visible base URL of the service (OAuth issuer and protected-resource URL); set it behind a proxy or ingress. With the OAuth authorization server on (AUTH_MODES oauth) it must be https:// unless its host is loopback, else the service refuses to start.',
     httpUrl,
   ),
   v('LOG_LEVEL', 'server', 'info', `Log level: ${LOG_LEVELS.join(', ')}.`, oneOf(LOG_LEVELS)),

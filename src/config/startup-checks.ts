@@ -57,6 +57,17 @@ export function startupRefusals(config: AppConfig): ConfigIssue[] {
       message: `is required when per-user OAuth is on (GITEA_OAUTH_CLIENT_ID): stored grants are encrypted with it; ${GENERATE}`,
     });
   }
+  // The authorization server's endpoints and its issuer are PUBLIC_URL: OAuth 2.1 wants them on
+  // https (MCP authorization, security considerations). Loopback stays allowed for development.
+  if (config.oauth.modes.includes('oauth')) {
+    const publicUrl = new URL(config.server.publicUrl);
+    if (publicUrl.protocol !== 'https:' && !isLoopbackHost(publicUrl.hostname)) {
+      issues.push({
+        variable: 'PUBLIC_URL',
+        message: `is ${publicUrl.protocol}//${publicUrl.host}, but the OAuth authorization server (AUTH_MODES oauth) must be reached over https: set PUBLIC_URL to the https:// URL people and MCP clients use (TLS at the ingress or proxy), or use a loopback host for local development`,
+      });
+    }
+  }
   return issues;
 }
 

@@ -42,6 +42,11 @@ values to change. Included from deployment.yaml, so `helm template` and `helm in
 {{- if and $oauth (not (include "aegis.publicUrl" .)) -}}
 {{- fail "OAuth is on (config.GITEA_OAUTH_CLIENT_ID) without a public URL: set config.PUBLIC_URL, or enable the ingress with a host (Gitea redirects users back to that URL)" -}}
 {{- end -}}
+{{- with include "aegis.publicUrl" . -}}
+{{- if and $oauth (hasPrefix "http://" .) (not (regexMatch "^http://(localhost|127\\.[0-9.]+|\\[::1\\])(:[0-9]+)?(/|$)" .)) -}}
+{{- fail (printf "OAuth is on (config.GITEA_OAUTH_CLIENT_ID) with the public URL %s: the authorization server must be reached over https; set config.PUBLIC_URL to https://..., or list the ingress host under ingress.tls" .) -}}
+{{- end -}}
+{{- end -}}
 {{- if and $oauth (not $set.ENCRYPTION_KEY) -}}
 {{- fail "OAuth is on (config.GITEA_OAUTH_CLIENT_ID) without ENCRYPTION_KEY: the stored grants must be encrypted; set the secret ENCRYPTION_KEY (openssl rand -base64 32)" -}}
 {{- end -}}

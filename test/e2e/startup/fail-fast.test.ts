@@ -90,6 +90,16 @@ describe('the entry point refuses a configuration that cannot work', () => {
       },
       /^ {2}- SPEC_SOURCE is live, which would read the API description \(it decides the tools and their routes\) over plain http from gitea\.example\.com: use an https:\/\/ GITEA_URL, or SPEC_SOURCE=bundled or a reviewed file$/m,
     ],
+    [
+      'the OAuth authorization server on an http PUBLIC_URL that is not loopback',
+      {
+        GITEA_OAUTH_CLIENT_ID: 'id',
+        GITEA_OAUTH_CLIENT_SECRET: 'oauth-secret',
+        ENCRYPTION_KEY: 'a'.repeat(64),
+        PUBLIC_URL: 'http://mcp.example.com',
+      },
+      /^ {2}- PUBLIC_URL is http:\/\/mcp\.example\.com, but the OAuth authorization server \(AUTH_MODES oauth\) must be reached over https: set PUBLIC_URL to the https:\/\/ URL .*$/m,
+    ],
   ];
 
   it.each(cases)(

@@ -67,6 +67,54 @@ describe('startupRefusals', () => {
     ]);
     expect(refusals({ ...oauth, ENCRYPTION_KEY: 'a'.repeat(64) })).toEqual([]);
   });
+
+  describe('PUBLIC_URL with the OAuth authorization server on (checklist B9: its endpoints on https)', () => {
+    const oauth = {
+      GITEA_OAUTH_CLIENT_ID: 'id',
+      GITEA_OAUTH_CLIENT_SECRET: 'secret',
+      ENCRYPTION_KEY: 'a'.repeat(64),
+    };
+
+    it('refuses an http PUBLIC_URL on a host that is not loopback, in one line naming the fix', () => {
+      const issues = refusals({ ...oauth, PUBLIC_URL: 'http://mcp.example.com' });
+      expect(issues).toEqual([
+        {
+          variable: 'PUBLIC_URL',
+          message: expect.stringMatching(
+            /^is http:\/\/mcp\.example\.com, but the OAuth authorization server .* must be reached over https: set PUBLIC_URL to the https:\/\//,
+          ),
+        },
+      ]);
+      expect(issues[0]!.message).not.toContain('\n');
+    });
+
+    it('refuses the default derived from HOST=0.0.0.0 (a container without PUBLIC_URL)', () => {
+      expect(refusals({ ...oauth, HOST: '0.0.0.0' }).map((i) => i.variable)).toEqual(['PUBLIC_URL']);
+      expect(refusals({ ...oauth, PUBLIC_URL: 'http://10.0.0.5:8080' }).map((i) => i.variable)).toEqual([
+        'PUBLIC_URL',
+      ]);
+    });
+
+    it('accepts https anywhere and http on loopback (development, the demo, the tests)', () => {
+      for (const url of [
+        'https://mcp.example.com',
+        'http://127.0.0.1:8080',
+        'http://localhost:1',
+        'http://[::1]:8080',
+        'http://dev.localhost:8080',
+      ])
+        expect(refusals({ ...oauth, PUBLIC_URL: url })).toEqual([]);
+      expect(refusals(oauth)).toEqual([]); // default http://127.0.0.1:8080
+    });
+
+    it('leaves PUBLIC_URL alone when only the service token authenticates (no authorization server)', () => {
+      expect(refusals({ ...ok, PUBLIC_URL: 'http://mcp.example.com' })).toEqual([]);
+      expect(refusals({ ...ok, HOST: '0.0.0.0' })).toEqual([]);
+      expect(
+        refusals({ ...ok, ...oauth, AUTH_MODES: 'token', PUBLIC_URL: 'http://mcp.example.com' }),
+      ).toEqual([]);
+    });
+  });
 });
 
 describe('SPEC_SOURCE=live', () => {
