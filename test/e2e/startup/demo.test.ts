@@ -2,13 +2,19 @@
 // with the port it really got; a busy port ends it with the service's one-line reason and no
 // banner (no fresh token printed for a demo that is not running). Runs scripts/start.mjs on the
 // built service (built here first when dist/ is older than the sources).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-const ROOT = join(__dirname, '../../..');
+import { ROOT, runChild } from './run-child';
+
+const runDemo = (env: Record<string, string>, untilStdout?: RegExp) =>
+  runChild([join(ROOT, 'scripts/start.mjs'), '--demo'], env, {
+    ...(untilStdout ? { untilStdout } : {}),
+    killAfterMs: 200_000,
+  });
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -18,29 +24,6 @@ function newestMtime(dir: string): number {
     else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
-}
-
-function runDemo(env: Record<string, string>, untilStdout?: RegExp) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs'), '--demo'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 200_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (untilStdout?.test(stdout)) child.kill('SIGTERM');
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 beforeAll(() => {

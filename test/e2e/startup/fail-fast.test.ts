@@ -2,45 +2,24 @@
 // refuses to start with one line per problem naming the variable and the fix; a busy port is
 // one readable line; /readyz is not ready while Gitea is down (naming GITEA_URL and the error)
 // or refuses the service token, and one probe a second serves every caller.
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { join } from 'node:path';
 import request from 'supertest';
 import type { INestApplication } from '@nestjs/common';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config/env.schema';
 import { createApp } from '../../../src/main';
+import { MAIN_FROM_SOURCES, runChild } from './run-child';
 
-const ROOT = join(__dirname, '../../..');
-const REGISTER = join(__dirname, 'ts-register.js');
 const BEARER = 'fail-fast-bearer-token-0123456789abcdef';
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function runMain(env: Record<string, string>, untilStdout?: RegExp): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', REGISTER, join(ROOT, 'src/main.ts')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: 'memory://', HOST: '127.0.0.1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (untilStdout?.test(stdout)) child.kill('SIGTERM');
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runMain = (env: Record<string, string>, untilStdout?: RegExp) =>
+  runChild(
+    MAIN_FROM_SOURCES,
+    { DATA_DIR: 'memory://', HOST: '127.0.0.1', ...env },
+    { ...(untilStdout ? { untilStdout } : {}), killAfterMs: 170_000 },
+  );
 
 const listen = (server: Server) =>
   new Promise<number>((resolve) =>

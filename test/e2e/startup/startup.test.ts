@@ -1,50 +1,17 @@
 // The service as a whole: a bad environment stops start-up naming every bad variable (and no
 // secret value); a good one boots on embedded defaults (PGlite in memory, in-process queue),
 // serves /healthz, /readyz and /metrics, and shuts down cleanly on SIGTERM.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import request from 'supertest';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig } from '../../../src/config/env.schema';
 import { createLogger } from '../../../src/infra/logging/logger';
 import { createApp } from '../../../src/main';
+import { MAIN_FROM_SOURCES, runChild, type ChildOptions } from './run-child';
 
-const ROOT = join(__dirname, '../../..');
-const REGISTER = join(__dirname, 'ts-register.js');
-
-type RunResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
-
-function runMain(
-  env: Record<string, string>,
-  options: { untilStdout?: RegExp; thenSignal?: NodeJS.Signals } = {},
-) {
-  return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', REGISTER, join(ROOT, 'src/main.ts')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (options.untilStdout && !signalled && options.untilStdout.test(stdout)) {
-        signalled = true;
-        child.kill(options.thenSignal ?? 'SIGTERM');
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
+const runMain = (env: Record<string, string>, options: ChildOptions = {}) =>
+  runChild(MAIN_FROM_SOURCES, env, options);
 
 function fakeGitea(): Promise<Server> {
   const server = createServer((req, res) => {
