@@ -14,3 +14,4 @@ export const MCP_GRANT_REVOKER = Symbol('MCP_GRANT_REVOKER'); // core/oauth/gite
 export const POLICY_SOURCE = Symbol('POLICY_SOURCE'); // PolicyCache over stored org policies (src/modules/policy)
 export const QUOTA_COUNTER = Symbol('QUOTA_COUNTER'); // core QuotaCounter: Redis or memory (src/modules/policy)
 export const OAUTH_RESOLVER = Symbol('OAUTH_RESOLVER'); // OAuthIdentityResolver, or null when mode oauth is off
+export const SPEC_REPORT = Symbol('SPEC_REPORT'); // tools/live-spec SpecReportHolder: the description in use and its differences

@@ -17,7 +17,16 @@ export { secretFileContent, leakFileText, leakFiles, HUGE_FILE_BYTES } from './s
 
 export const GITEA_VERSION = '1.27.1';
 
-export type GiteaSimulatorOptions = { port?: number; host?: string; seed?: SeedName };
+export type GiteaSimulatorOptions = {
+  port?: number;
+  host?: string;
+  seed?: SeedName;
+  /**
+   * The API description published at /swagger.v1.json, as another Gitea version could publish it
+   * (SPEC_SOURCE=live tests); the bundled one by default. The routes served stay the bundled ones.
+   */
+  swaggerText?: string;
+};
 
 export type GiteaSimulator = {
   /** Base URL (ROOT_URL without the trailing slash); the API is under `${url}/api/v1`. */
@@ -87,7 +96,7 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
   const router = new Router(swagger);
   const faults = new FaultSwitches();
   const oauth = new OAuthProvider(world);
-  const swaggerText = JSON.stringify(swagger);
+  const swaggerText = options.swaggerText ?? JSON.stringify(swagger);
   const errUrl = (): string => `${world.baseUrl}${SWAGGER_URL_SUFFIX}`;
 
   const authenticate = (req: IncomingMessage): Auth => {

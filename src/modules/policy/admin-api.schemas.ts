@@ -186,6 +186,29 @@ export const CatalogueEntry = z.strictObject({
     .describe('Orgs (visible to the caller) whose policy refuses it'),
 });
 
+const SpecOperationRef = z.strictObject({ name: z.string(), method: z.string(), route: z.string() });
+
+export const SpecDifferences = z.strictObject({
+  reference_version: z.string().describe('The version of the bundled description'),
+  live_version: z.string().describe('The version of the live description'),
+  added: z.array(SpecOperationRef).describe('Operations of the live description only'),
+  removed: z.array(SpecOperationRef).describe('Operations of the bundled description only'),
+  changed: z
+    .array(
+      SpecOperationRef.extend({
+        reference: SpecOperationRef.describe('The same operation in the bundled description'),
+        changes: z.array(
+          z.strictObject({
+            what: z.enum(['name', 'method', 'route', 'parameter', 'body']),
+            from: z.string().nullable().describe('As the bundled description has it; null when added'),
+            to: z.string().nullable().describe('As the live description has it; null when dropped'),
+          }),
+        ),
+      }),
+    )
+    .describe('Operations of both, paired by method and route (then by name), that differ'),
+});
+
 export const Catalogue = z.strictObject({
   tools: z.array(CatalogueEntry),
   counts: z.strictObject({ total: z.number().int(), disabled_globally: z.number().int() }),
@@ -193,6 +216,12 @@ export const Catalogue = z.strictObject({
     .strictObject({
       version: z.string().describe('The Gitea API version of the description in use (its info.version)'),
       source: z.string().describe('SPEC_SOURCE: bundled, live, or a file path'),
+      loaded: z
+        .enum(['bundled', 'live', 'file'])
+        .describe('Where the description in use came from (SPEC_SOURCE=live falls back to the bundled one)'),
+      differences: SpecDifferences.nullable().describe(
+        'With SPEC_SOURCE=live and the live description in use: the operations that differ from the bundled one; else null',
+      ),
     })
     .describe('The API description the tools are generated from'),
 });

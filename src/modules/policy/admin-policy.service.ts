@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/app-config';
 import { configFromEnv, ENV_VARS } from '../../config/env.schema';
+import type { SpecDiff, SpecReport } from '../../core/catalogue/spec-diff';
 import type { CatalogueOperation } from '../../core/catalogue/tool-catalogue';
 import { patternReachesAny } from '../../core/catalogue/tool-filter';
 import {
@@ -44,7 +45,7 @@ export type AdminPolicyDeps = {
   ownership: OrgOwnership;
   operations: () => CatalogueOperation[];
   /** The API description the catalogue was built from (version from its info block, SPEC_SOURCE). */
-  spec?: () => { version: string; source: string };
+  spec?: () => { version: string; source: string; report: SpecReport | null };
   quotas: QuotaCounter | null;
   audit: AuditSink | null;
   /** Gitea as the service account (GITEA_TOKEN), for ADMIN_TOKEN's org list; null without one. */
@@ -455,13 +456,38 @@ export class AdminPolicyService {
     return {
       tools,
       counts: { total: tools.length, disabled_globally: disabledGlobally },
-      spec: this.deps.spec?.() ?? { version: 'unknown', source: this.deps.config.tools.specSource },
+      spec: this.specJson(),
+    };
+  }
+
+  private specJson(): z.infer<typeof S.Catalogue>['spec'] {
+    const spec = this.deps.spec?.() ?? {
+      version: 'unknown',
+      source: this.deps.config.tools.specSource,
+      report: null,
+    };
+    const differences = spec.report?.differences ?? null;
+    return {
+      version: spec.version,
+      source: spec.source,
+      loaded: spec.report?.loaded ?? 'bundled',
+      differences: differences ? differencesJson(differences) : null,
     };
   }
 
   private now(): number {
     return (this.deps.now ?? Date.now)();
   }
+}
+
+function differencesJson(diff: SpecDiff): z.infer<typeof S.SpecDifferences> {
+  return {
+    reference_version: diff.referenceVersion,
+    live_version: diff.liveVersion,
+    added: diff.added,
+    removed: diff.removed,
+    changed: diff.changed,
+  };
 }
 
 /** The effective value of each environment variable, from the parsed configuration. */

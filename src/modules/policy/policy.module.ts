@@ -18,8 +18,10 @@ import {
   POLICY_SOURCE,
   PRISMA,
   QUOTA_COUNTER,
+  SPEC_REPORT,
   TOOL_SERVICE,
 } from '../tokens';
+import type { SpecReportHolder } from '../../core/catalogue/spec-diff';
 import {
   AdminAuthRegistry,
   AdminTokenAuthenticator,
@@ -102,6 +104,7 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
         TOOL_SERVICE,
         QUOTA_COUNTER,
         { token: AUDIT_SINK, optional: true },
+        { token: SPEC_REPORT, optional: true },
       ],
       useFactory: (
         config: AppConfig,
@@ -112,6 +115,7 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
         tools: ToolService,
         quotas: QuotaCounter,
         audit?: AuditSink,
+        specReport?: SpecReportHolder,
       ) =>
         new AdminPolicyService({
           config,
@@ -123,6 +127,7 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
           spec: () => ({
             version: (tools as ToolExecutor).catalogue.specVersion,
             source: config.tools.specSource,
+            report: specReport?.current ?? null,
           }),
           quotas,
           audit: audit ?? null,

@@ -6,6 +6,9 @@
 // decisions match rules against both names and the route (src/core/policy/call-policy.ts).
 import { readFileSync } from 'node:fs';
 import { bundledSpecPath } from '../../infra/gitea/spec-source';
+import { parseSpec } from '../../core/catalogue/spec-loader';
+import { diffSpecs, type SpecDiff } from '../../core/catalogue/spec-diff';
+export type { SpecReport, SpecReportHolder } from '../../core/catalogue/spec-diff';
 import { operationNamesByRoute } from '../../core/catalogue/tool-catalogue';
 import type { SwaggerSpec } from '../../core/catalogue/swagger-types';
 
@@ -24,8 +27,8 @@ export function liveSpecFetcher(token: string | null, timeoutMs: number): (url: 
   };
 }
 
-/** routeKey → operationId of the bundled description (read once, not kept: it is large). */
-export function bundledNamesByRoute(): Map<string, string> {
-  const spec = JSON.parse(readFileSync(bundledSpecPath(), 'utf8')) as Pick<SwaggerSpec, 'paths'>;
-  return operationNamesByRoute(spec);
+/** The bundled names by route, and how `live` differs from the bundled description (read once, not kept). */
+export function compareWithBundled(live: SwaggerSpec): { names: Map<string, string>; differences: SpecDiff } {
+  const bundled = parseSpec(readFileSync(bundledSpecPath(), 'utf8'), 'bundled spec');
+  return { names: operationNamesByRoute(bundled), differences: diffSpecs(bundled, live) };
 }

@@ -20,9 +20,10 @@ import {
   POLICY_PROVIDER,
   POLICY_SOURCE,
   QUOTA_COUNTER,
+  SPEC_REPORT,
   TOOL_SERVICE,
 } from '../tokens';
-import { bundledNamesByRoute, liveSpecFetcher } from './live-spec';
+import { compareWithBundled, liveSpecFetcher, type SpecReportHolder } from './live-spec';
 import { closeScrubWorkers, resolveResultScrubber } from './result-scrubber.provider';
 
 const noopAuditSink: AuditSink = { record: () => undefined };
@@ -40,6 +41,8 @@ class TransportCloser implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
+    // Filled by the TOOL_SERVICE factory below; read by the admin API's catalogue.
+    { provide: SPEC_REPORT, useFactory: (): SpecReportHolder => ({ current: null }) },
     {
       provide: GITEA_TRANSPORT,
       inject: [APP_CONFIG],
@@ -75,14 +78,16 @@ class TransportCloser implements OnApplicationShutdown {
         { token: AUDIT_SINK, optional: true },
         { token: LOGGER, optional: true },
         { token: QUOTA_COUNTER, optional: true },
+        SPEC_REPORT,
       ],
       useFactory: async (
         config: AppConfig,
         transport: GiteaTransport,
         policy: PolicyProvider,
-        audit?: AuditSink,
-        logger?: Logger,
-        quotas?: QuotaCounter,
+        audit: AuditSink | undefined,
+        logger: Logger | undefined,
+        quotas: QuotaCounter | undefined,
+        report: SpecReportHolder,
       ): Promise<ToolService> => {
         const warn = (message: string) =>
           logger ? logger.warn({ component: 'tools' }, message) : console.warn(`[tools] ${message}`);
@@ -96,14 +101,16 @@ class TransportCloser implements OnApplicationShutdown {
           { component: 'tools', specSource: loaded.source, giteaVersion: loaded.spec.info?.version },
           'tool catalogue loaded',
         );
-        // A live document may rename operations: rules written for the bundled names keep holding.
-        const spec =
-          loaded.source === 'live'
-            ? buildCatalogue(loaded.spec, {
-                maxBinaryBytes: config.tools.maxBinaryBytes,
-                referenceNames: bundledNamesByRoute(),
-              })
-            : loaded.spec;
+        // A live document may rename operations: rules written for the bundled names keep holding,
+        // and the console lists what it changes against the bundled one.
+        const compared = loaded.source === 'live' ? compareWithBundled(loaded.spec) : null;
+        report.current = { loaded: loaded.source, differences: compared?.differences ?? null };
+        const spec = compared
+          ? buildCatalogue(loaded.spec, {
+              maxBinaryBytes: config.tools.maxBinaryBytes,
+              referenceNames: compared.names,
+            })
+          : loaded.spec;
         return createToolService(
           spec,
           {
@@ -130,7 +137,7 @@ class TransportCloser implements OnApplicationShutdown {
     },
     TransportCloser,
   ],
-  exports: [TOOL_SERVICE, GITEA_TRANSPORT, POLICY_PROVIDER],
+  exports: [TOOL_SERVICE, GITEA_TRANSPORT, POLICY_PROVIDER, SPEC_REPORT],
 })
 export class ToolsModule {
   constructor(@Optional() @Inject(LOGGER) private readonly logger?: Logger) {}

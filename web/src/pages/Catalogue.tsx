@@ -35,6 +35,8 @@ function CatalogueTable(props: { data: Data; q: string; setQ: (s: string) => voi
         {data.counts.total} tools from Gitea API {data.spec.version} (<code>SPEC_SOURCE={data.spec.source}</code>),{' '}
         {data.counts.disabled_globally} disabled by the global floor.
       </p>
+      <SpecDifferences spec={data.spec} />
+      <h2>Tools</h2>
       <div className="filters">
         <label>
           Search <input value={q} onChange={(e) => props.setQ(e.target.value)} placeholder="name or toolset" />
@@ -76,5 +78,94 @@ function CatalogueTable(props: { data: Data; q: string; setQ: (s: string) => voi
         </div>
       )}
     </>
+  );
+}
+
+type Spec = Data['spec'];
+type Ref = { name: string; method: string; route: string };
+
+const opLabel = (op: Ref) => (
+  <>
+    <code>{op.name}</code> <span className="route">{op.method} {op.route}</span>
+  </>
+);
+
+/** With SPEC_SOURCE=live: what the live description changes against the bundled one. */
+function SpecDifferences({ spec }: { spec: Spec }) {
+  if (spec.source === 'live' && spec.loaded !== 'live')
+    return (
+      <p className="refusal" role="status">
+        The live Gitea description could not be used: the tools come from the bundled description (see the service log).
+      </p>
+    );
+  const d = spec.differences;
+  if (!d) return null;
+  const total = d.added.length + d.removed.length + d.changed.length;
+  return (
+    <section aria-labelledby="spec-diff-title">
+      <h2 id="spec-diff-title">Differences from the bundled spec</h2>
+      <p>
+        The live description (Gitea API {d.live_version}) against the bundled one ({d.reference_version}):{' '}
+        {total === 0
+          ? 'no operation differs.'
+          : `${d.added.length} added, ${d.removed.length} removed, ${d.changed.length} changed. Rules written for a bundled name or route keep applying to a renamed operation.`}
+      </p>
+      {d.added.length > 0 && (
+        <>
+          <h3>Added</h3>
+          <ul className="ops" aria-label="Added operations">
+            {d.added.map((op) => (
+              <li key={op.name}>{opLabel(op)}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {d.removed.length > 0 && (
+        <>
+          <h3>Removed</h3>
+          <ul className="ops" aria-label="Removed operations">
+            {d.removed.map((op) => (
+              <li key={op.name}>{opLabel(op)}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {d.changed.length > 0 && (
+        <>
+          <h3>Changed</h3>
+          <div className="scroll" role="region" aria-label="Changed operations" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Operation</th>
+                  <th scope="col">Bundled</th>
+                  <th scope="col">What changed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.changed.map((op) => (
+                  <tr key={`${op.method} ${op.route}`}>
+                    <th scope="row">{opLabel(op)}</th>
+                    <td>{opLabel(op.reference)}</td>
+                    <td>
+                      <ul className="changes">
+                        {op.changes.map((c, i) => (
+                          <li key={i}>
+                            {c.what}: {c.from === null ? 'added ' : c.to === null ? 'removed ' : ''}
+                            {c.from !== null && <code>{c.from}</code>}
+                            {c.from !== null && c.to !== null && ' → '}
+                            {c.to !== null && <code>{c.to}</code>}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
   );
 }

@@ -69,9 +69,12 @@ export type SignedIn = {
   csrf: string;
 };
 
-export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
+export async function startConsoleStack(
+  env: Record<string, string> = {},
+  gitea: { swaggerText?: string } = {},
+): Promise<ConsoleStack> {
   ensureConsoleBuilt();
-  const sim = await startGiteaSimulator({ seed: 'test' });
+  const sim = await startGiteaSimulator({ seed: 'test', ...gitea });
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const registered = sim.oauth.registerApp({
