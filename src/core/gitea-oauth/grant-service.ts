@@ -26,6 +26,7 @@ export type GrantRecord = {
   revokedReason: string | null;
   checkedAt: Date | null;
   lastUsedAt: Date | null;
+  firstUsedAt: Date | null;
   createdAt: Date;
 };
 

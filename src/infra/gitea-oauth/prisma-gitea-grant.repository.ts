@@ -27,6 +27,7 @@ type GrantRow = {
   revokedReason: string | null;
   checkedAt: Date | null;
   lastUsedAt: Date | null;
+  firstUsedAt: Date | null;
   createdAt: Date;
 };
 
@@ -52,6 +53,7 @@ const toGrant = (row: GrantRow): GrantRecord => ({
   revokedReason: row.revokedReason,
   checkedAt: row.checkedAt,
   lastUsedAt: row.lastUsedAt,
+  firstUsedAt: row.firstUsedAt,
   createdAt: row.createdAt,
 });
 
@@ -211,7 +213,12 @@ export class PrismaGiteaGrantRepository implements GiteaGrantRepository {
     });
   }
 
+  /** Last use always; first use only while it is still empty (set once, kept across sign-ins). */
   async touch(grantId: string, now: Date): Promise<void> {
+    await this.prisma.giteaGrant.updateMany({
+      where: { id: grantId, firstUsedAt: null },
+      data: { firstUsedAt: ms(now) },
+    });
     await this.prisma.giteaGrant.updateMany({ where: { id: grantId }, data: { lastUsedAt: ms(now) } });
   }
 

@@ -12,6 +12,7 @@ export type GiteaGrantListing = {
   status: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  firstUsedAt: Date | null;
   revokedAt: Date | null;
   revokedReason: string | null;
 };
@@ -41,6 +42,7 @@ export class GiteaGrantListingRepository {
         status: true,
         createdAt: true,
         lastUsedAt: true,
+        firstUsedAt: true,
         revokedAt: true,
         revokedReason: true,
         person: { select: { login: true } },
@@ -57,6 +59,7 @@ export class GiteaGrantListingRepository {
       status: r.status,
       createdAt: r.createdAt,
       lastUsedAt: r.lastUsedAt,
+      firstUsedAt: r.firstUsedAt,
       revokedAt: r.revokedAt,
       revokedReason: r.revokedReason,
     }));

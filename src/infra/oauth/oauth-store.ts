@@ -39,6 +39,7 @@ export type GrantRow = {
   redirectUri: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  firstUsedAt: Date | null;
   revokedAt: Date | null;
   revokedReason: string | null;
 };
@@ -167,7 +168,7 @@ export class OAuthStore {
 
   // --- grants
   async createGrant(
-    row: Omit<GrantRow, 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'revokedReason'>,
+    row: Omit<GrantRow, 'createdAt' | 'lastUsedAt' | 'firstUsedAt' | 'revokedAt' | 'revokedReason'>,
   ): Promise<void> {
     await this.prisma.oAuthGrant.create({ data: row });
   }
@@ -190,7 +191,9 @@ export class OAuthStore {
     return grants.map((g) => ({ ...g, clientName: names.get(g.clientId) ?? g.clientId }));
   }
 
+  /** Records a use: last use always, first use only while it is still empty (set once). */
   async touchGrant(id: string, at: Date): Promise<void> {
+    await this.prisma.oAuthGrant.updateMany({ where: { id, firstUsedAt: null }, data: { firstUsedAt: at } });
     await this.prisma.oAuthGrant.updateMany({ where: { id }, data: { lastUsedAt: at } });
   }
 

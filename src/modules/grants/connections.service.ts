@@ -19,6 +19,7 @@ export type McpClientGrant = {
   scope: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  firstUsedAt: Date | null;
   revokedAt: Date | null;
   revokedReason: string | null;
 };
@@ -46,6 +47,7 @@ function giteaConnection(g: GiteaGrantListing): Connection {
     access: g.access === 'write' ? 'write' : 'read',
     status: g.status === 'active' ? 'active' : 'revoked',
     created_at: g.createdAt.toISOString(),
+    first_used_at: iso(g.firstUsedAt),
     last_used_at: iso(g.lastUsedAt),
     revoked_at: iso(g.revokedAt),
     revoked_reason: g.revokedReason,
@@ -61,6 +63,7 @@ function mcpConnection(g: McpClientGrant): Connection {
     access: g.scope.includes('write') ? 'write' : g.scope.includes('read') ? 'read' : null,
     status: g.revokedAt ? 'revoked' : 'active',
     created_at: g.createdAt.toISOString(),
+    first_used_at: iso(g.firstUsedAt),
     last_used_at: iso(g.lastUsedAt),
     revoked_at: iso(g.revokedAt),
     revoked_reason: g.revokedReason,

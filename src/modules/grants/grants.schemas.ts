@@ -18,8 +18,12 @@ export const Connection = z.strictObject({
   scope: z.array(z.string()).describe('Gitea scopes, or the MCP scopes granted to the client'),
   access: z.enum(['read', 'write']).nullable(),
   status: z.enum(['active', 'revoked']),
-  created_at: z.string().describe('When it was granted (first use)'),
-  last_used_at: z.string().nullable(),
+  created_at: z.string().describe('When it was granted'),
+  first_used_at: z
+    .string()
+    .nullable()
+    .describe('When a call first used it (set once, never overwritten); null: never used'),
+  last_used_at: z.string().nullable().describe('When a call last used it (recorded at most once a minute)'),
   revoked_at: z.string().nullable(),
   revoked_reason: z.string().nullable(),
 });

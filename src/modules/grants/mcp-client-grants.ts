@@ -17,6 +17,7 @@ export function mcpClientGrantsOf(
         scope: g.scope,
         createdAt: g.createdAt,
         lastUsedAt: g.lastUsedAt,
+        firstUsedAt: g.firstUsedAt,
         revokedAt: g.revokedAt,
         revokedReason: g.revokedReason,
       })),

@@ -83,7 +83,7 @@ export function grantsPage(v: GrantListView): string {
     .map(
       (g) =>
         `<tr data-grant="${escapeHtml(g.id)}"><td>${escapeHtml(g.clientName)}</td>${v.all ? `<td>${escapeHtml(g.login)}</td>` : ''}` +
-        `<td>${escapeHtml(g.scope)}</td><td>${when(g.createdAt)}</td><td>${when(g.lastUsedAt)}</td>` +
+        `<td>${escapeHtml(g.scope)}</td><td>${when(g.createdAt)}</td><td>${when(g.firstUsedAt)}</td><td>${when(g.lastUsedAt)}</td>` +
         `<td><form method="post" action="/oauth/grants/revoke"><input type="hidden" name="csrf" value="${escapeHtml(v.csrf)}">` +
         `<input type="hidden" name="grant" value="${escapeHtml(g.id)}"><button type="submit">Revoke</button></form></td></tr>`,
     )
@@ -96,7 +96,7 @@ export function grantsPage(v: GrantListView): string {
     'Connected MCP clients',
     `<h1>${v.all ? 'All grants (site administrator)' : 'Your connected MCP clients'}</h1><p>Signed in as <strong>${escapeHtml(v.login)}</strong>.` +
       (v.isSiteAdmin && !v.all ? ' <a href="/oauth/grants?all=1">All grants</a>' : '') +
-      `</p><table><thead><tr><th>Client</th>${v.all ? '<th>Person</th>' : ''}<th>Scope</th><th>Connected</th><th>Last use</th><th></th></tr></thead>` +
-      `<tbody>${rows || `<tr><td colspan="6">No connected clients.</td></tr>`}</tbody></table>${v.grants.length ? revokeAll : ''}`,
+      `</p><table><thead><tr><th>Client</th>${v.all ? '<th>Person</th>' : ''}<th>Scope</th><th>Connected</th><th>First used</th><th>Last used</th><th></th></tr></thead>` +
+      `<tbody>${rows || `<tr><td colspan="7">No connected clients.</td></tr>`}</tbody></table>${v.grants.length ? revokeAll : ''}`,
   );
 }

@@ -332,10 +332,29 @@ describe('console pages with data, cross-checked through /mcp', () => {
       arguments: { owner: 'acme', repo: 'widgets' },
     });
     expect(called.isError).toBeFalsy();
+    // Its first use is recorded once (beside the last use) for the MCP client's grant and for the
+    // Gitea grant the call ran on; both are listed by the admin API and shown on the page.
+    let used: Array<Record<string, any>> = [];
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      used = (await asSession(stack.base, 'GET', '/api/admin/connections', bob)).body.connections;
+      if (used.length === 2 && used.every((c) => c.first_used_at && c.last_used_at)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const mcpGrant = used.find((c) => c.kind === 'mcp_client')!;
+    expect(mcpGrant).toMatchObject({ client_name: 'Console e2e client', first_used_at: expect.any(String) });
+    expect(used.find((c) => c.kind === 'gitea')!.first_used_at).toEqual(expect.any(String));
+    expect(Date.parse(mcpGrant.first_used_at)).toBeGreaterThanOrEqual(Date.parse(mcpGrant.created_at));
+    expect(Date.parse(mcpGrant.first_used_at)).toBeLessThanOrEqual(Date.parse(mcpGrant.last_used_at));
     await bob.page.goto(`${stack.base}/admin/connections`);
     const clientRow = bob.page.locator('tbody tr').filter({ hasText: 'Console e2e client' });
     await clientRow.waitFor();
     expect(await clientRow.locator('td').nth(1).textContent()).toBe('MCP client');
+    const headers = await bob.page.locator('section table').first().locator('thead th').allTextContents();
+    expect(headers.slice(3, 6)).toEqual(['Granted', 'First used', 'Last used']);
+    const firstUsedCell = (await clientRow.locator('td').nth(4).textContent()) ?? '';
+    expect(firstUsedCell).toBe(
+      await bob.page.evaluate((iso) => new Date(iso).toLocaleString(), mcpGrant.first_used_at as string),
+    );
     await clientRow.getByRole('button', { name: /^Revoke/ }).click();
     await bob.page.getByRole('status').filter({ hasText: 'Console e2e client: revoked.' }).waitFor();
     // Verified tokens are cached; a revocation reaches the cache within TOMBSTONE_POLL_MS (1 s).

@@ -61,6 +61,35 @@ describeEachDatabase('Gitea grant store', (target) => {
     expect((await service.findGrant(first.personId))?.access).toBe('write');
   });
 
+  it('records the first use of the Gitea grant once, beside its last use, and keeps it across sign-ins', async () => {
+    let now = Date.parse('2026-12-01T12:00:00Z');
+    const service = world.service({ now: () => now });
+    const { personId } = await world.signIn(service, 'carol');
+    const row = () => db.prisma.giteaGrant.findUniqueOrThrow({ where: { personId } });
+    expect(await row()).toMatchObject({ firstUsedAt: null, lastUsedAt: null });
+    // Uses are recorded without delaying the call: wait for the row.
+    const until = async (at: number) => {
+      const deadline = Date.now() + 10_000;
+      while ((await row()).lastUsedAt?.getTime() !== at) {
+        if (Date.now() > deadline) throw new Error('the use was not recorded');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    const first = now;
+    await service.credentialFor(personId);
+    await until(first);
+    now += 10 * 60_000;
+    await service.credentialFor(personId);
+    await until(now);
+    expect((await row()).firstUsedAt?.getTime()).toBe(first);
+    // A new sign-in replaces the tokens on the same grant: its first use stays.
+    await world.signIn(service, 'carol');
+    now += 60_000;
+    await service.credentialFor(personId);
+    await until(now);
+    expect((await service.findGrant(personId))?.firstUsedAt?.getTime()).toBe(first);
+  });
+
   it('refreshes a token that is about to expire, before handing it out', async () => {
     const service = world.service();
     const { personId } = await world.signIn(service, 'alice');

@@ -209,6 +209,40 @@ describeEachDatabase('authorization server on the Gitea seam', (target) => {
     });
   });
 
+  it('records the first use of a grant once, beside its last use (issue 13 point 7)', async () => {
+    const tokens = await redeem(await codeFor('alice'));
+    const row = await db.prisma.oAuthToken.findFirstOrThrow({
+      where: { kind: 'access', revokedAt: null },
+      orderBy: { createdAt: 'desc' },
+    });
+    const grantOf = () => db.prisma.oAuthGrant.findUniqueOrThrow({ where: { id: row.grantId } });
+    expect(await grantOf()).toMatchObject({ firstUsedAt: null, lastUsedAt: null });
+    // Uses are recorded without delaying the call: wait for the row.
+    const until = async (check: (g: Awaited<ReturnType<typeof grantOf>>) => boolean) => {
+      const deadline = Date.now() + 10_000;
+      for (let g = await grantOf(); !check(g); g = await grantOf()) {
+        if (Date.now() > deadline) throw new Error(`grant use not recorded: ${JSON.stringify(g)}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    const r = resolver();
+    const first = now;
+    expect((await r.authenticate(`Bearer ${tokens.access_token}`)).ok).toBe(true);
+    await until((g) => g.lastUsedAt?.getTime() === first);
+    expect((await grantOf()).firstUsedAt?.getTime()).toBe(first);
+    // Later uses, in this replica and another, move the last use and never the first.
+    now += 5 * 60_000;
+    expect((await r.authenticate(`Bearer ${tokens.access_token}`)).ok).toBe(true);
+    await until((g) => g.lastUsedAt?.getTime() === now);
+    now += 5 * 60_000;
+    expect((await resolver().authenticate(`Bearer ${tokens.access_token}`)).ok).toBe(true);
+    await until((g) => g.lastUsedAt?.getTime() === now);
+    expect((await grantOf()).firstUsedAt?.getTime()).toBe(first);
+    // The admin API's listing and the self-service page carry it.
+    const listed = (await store.grantsOf(null)).find((g) => g.id === row.grantId);
+    expect(listed?.firstUsedAt?.getTime()).toBe(first);
+  });
+
   it('refuses a token bound to another resource', async () => {
     const tokens = await redeem(await codeFor());
     const other = await resolver('https://other.example/mcp').authenticate(`Bearer ${tokens.access_token}`);

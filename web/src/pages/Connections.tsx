@@ -23,8 +23,9 @@ function Table({ rows, showLogin, onRevoke }: { rows: Connection[]; showLogin: b
             {showLogin && <th scope="col">Person</th>}
             <th scope="col">Kind</th>
             <th scope="col">Scope</th>
-            <th scope="col">First use</th>
-            <th scope="col">Last use</th>
+            <th scope="col">Granted</th>
+            <th scope="col">First used</th>
+            <th scope="col">Last used</th>
             <th scope="col">Status</th>
             <th scope="col">
               <span className="sr-only">Actions</span>
@@ -41,7 +42,8 @@ function Table({ rows, showLogin, onRevoke }: { rows: Connection[]; showLogin: b
                 {c.access ? <strong>{c.access}</strong> : null} <small>{c.scope.join(' ')}</small>
               </td>
               <td>{when(c.created_at)}</td>
-              <td>{when(c.last_used_at)}</td>
+              <td>{c.first_used_at ? when(c.first_used_at) : 'never'}</td>
+              <td>{c.last_used_at ? when(c.last_used_at) : 'never'}</td>
               <td>{c.status === 'active' ? 'active' : `revoked${c.revoked_reason ? ` (${c.revoked_reason})` : ''}`}</td>
               <td>
                 {c.status === 'active' && (
