@@ -61,6 +61,7 @@ function jwt(rng: Rng): string {
 
 import { FAMILY_NEGATIVE_FORMATS, FAMILY_SECRET_FORMATS } from './corpus-families';
 import { LOOKALIKE_NEGATIVE_FORMATS, LOOKALIKE_SECRET_FORMATS } from './corpus-lookalikes';
+import { CONTEXT_NEGATIVE_FORMATS, CONTEXT_SECRET_FORMATS } from './corpus-contexts';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -389,6 +390,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...BASE_SECRET_FORMATS,
   ...FAMILY_SECRET_FORMATS,
   ...LOOKALIKE_SECRET_FORMATS,
+  ...CONTEXT_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -522,6 +524,7 @@ export const NEGATIVE_FORMATS = [
   ...BASE_NEGATIVE_FORMATS,
   ...FAMILY_NEGATIVE_FORMATS,
   ...LOOKALIKE_NEGATIVE_FORMATS,
+  ...CONTEXT_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

@@ -96,6 +96,8 @@ export const ANCHORED_RULES: AnchoredRule[] = [
     prefixed('slack-token', p, `[A-Za-z0-9-]{10,250}`),
   ),
   prefixed('slack-app-token', 'xapp-', `[A-Za-z0-9-]{20,250}`),
+  // Slack's rotating configuration tokens: xoxe.xoxp-1-... / xoxe.xoxb-1-...
+  ...['xoxe.xoxp-', 'xoxe.xoxb-'].map((p) => prefixed('slack-token', p, `[A-Za-z0-9-]{20,250}`)),
   slackWebhook(),
   teamsWebhook(),
   mattermostWebhook(),
@@ -124,6 +126,7 @@ export const ANCHORED_RULES: AnchoredRule[] = [
   prefixed('pypi-token', 'pypi-AgENdGVzdC5weXBpLm9yZw', `${W}{50,300}`, 5),
   prefixed('nuget-key', 'oy2', '[a-z0-9]{43}'),
   prefixed('dockerhub-token', 'dckr_pat_', `${W}{27,64}`),
+  prefixed('dockerhub-token', 'dckr_oat_', `${W}{27,64}`),
   prefixed('rubygems-token', 'rubygems_', '[a-f0-9]{48}'),
   prefixed('shopify-token', 'shpat_', '[a-fA-F0-9]{32}'),
   // AI providers
@@ -137,6 +140,7 @@ export const ANCHORED_RULES: AnchoredRule[] = [
   prefixed('huggingface-token', 'api_org_', `${B}{34}`),
   prefixed('groq-key', 'gsk_', `${B}{52}`),
   prefixed('replicate-token', 'r8_', `${B}{37}`),
+  prefixed('together-key', 'tgp_v1_', `${W}{40,64}`),
   // Infrastructure
   prefixed('hashicorp-vault-token', 'hvs.', `${W}{24,200}`),
   prefixed('hashicorp-tf-token', 'atlasv1.', `${W}{60,100}`, 8, 8),

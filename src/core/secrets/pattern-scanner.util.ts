@@ -216,19 +216,21 @@ const AUTH_RE =
   /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 const BEARER_RE = /[ \t]{1,3}([A-Za-z0-9._~+/-]{16,4096}=*)/y;
 const SIG_RE = /([A-Za-z0-9%+/=]{20,200})/y;
+// `sig=` of signed URLs (Azure SAS, Logic Apps / Teams workflow triggers) may be URL-safe base64.
+const SIG_URLSAFE_RE = /([A-Za-z0-9%+/=_-]{20,200})/y;
 const PEM_BEGIN_RE = /-----BEGIN /g;
 const PEM_HEADER_RE = /-----BEGIN ([A-Z0-9 ]{1,40})-----/y;
 
 export function scanText(text: string): PatternMatch[] {
-  return scan(text, true);
+  return scan(text, true, 0);
 }
 
 /** scanText with the keyword regex over the whole text (no windows): the reference for tests. */
 export function scanTextWithoutWindows(text: string): PatternMatch[] {
-  return scan(text, false);
+  return scan(text, false, 0);
 }
 
-function scan(text: string, windows: boolean): PatternMatch[] {
+function scan(text: string, windows: boolean, depth: number): PatternMatch[] {
   const out: Array<PatternMatch & { prio: number }> = [];
   if (text.length < 8) return [];
 
@@ -240,9 +242,101 @@ function scan(text: string, windows: boolean): PatternMatch[] {
   scanUrlCredentials(text, out);
   scanCredentialSyntax(text, out);
   const ported: PatternMatch[] = [];
-  scanPortedRules(text, ported);
+  scanPortedRules(text, ported, (t, start, end) => proseAt(t, start, end, out));
   for (const m of ported) out.push({ ...m, prio: 1 });
+  if (depth === 0) scanEncodedBlobs(text, out);
   return mergeMatches(out);
+}
+
+// Secrets re-encoded inside text: a base64 or hex run that decodes to printable text holding a
+// secret (a Kubernetes Secret's data, a base64 .env or config, `echo ... | base64 -d`) is masked whole.
+// Runs shorter than 24 characters, and runs that decode to binary (digests, SHAs, images), are skipped;
+// most are rejected by their first bytes before anything is decoded.
+const MIN_BLOB = 24;
+const MAX_BLOB = 64 * 1024;
+// Base64 (standard and URL-safe) alphabet: the 6-bit value + 1, 0 for other characters.
+const B64_VALUE = new Uint8Array(128);
+{
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < 64; i++) B64_VALUE[alphabet.charCodeAt(i)] = i + 1;
+  B64_VALUE[45] = 63; // '-' (URL-safe '+')
+  B64_VALUE[95] = 64; // '_' (URL-safe '/')
+}
+
+function scanEncodedBlobs(text: string, out: Array<PatternMatch & { prio: number }>): void {
+  const n = text.length;
+  const inRun = (c: number): boolean => c < 128 && B64_VALUE[c] !== 0;
+  // Every run of MIN_BLOB or more characters holds one of the probed positions (every MIN_BLOB-th);
+  // a probe inside a run reads the run to both ends, so text is read about twice as fast as by a
+  // character loop (prose words are short) and no regex tries every position.
+  for (let probe = MIN_BLOB - 1; probe < n;) {
+    if (!inRun(text.charCodeAt(probe))) {
+      probe += MIN_BLOB;
+      continue;
+    }
+    let runStart = probe;
+    while (runStart > 0 && probe - runStart < MAX_BLOB && inRun(text.charCodeAt(runStart - 1))) runStart--;
+    let runEnd = probe + 1;
+    while (runEnd < n && runEnd - runStart <= MAX_BLOB && inRun(text.charCodeAt(runEnd))) runEnd++;
+    probe = runEnd + MIN_BLOB;
+    if (runEnd - runStart < MIN_BLOB || runEnd - runStart > MAX_BLOB || !printableStart(text, runStart))
+      continue;
+    let end = runEnd;
+    while (end < n && end - runEnd < 2 && text.charCodeAt(end) === 61) end++; // '=' padding
+    const decoded = decodeBlob(text.slice(runStart, end));
+    if (decoded === null) continue;
+    // Decoded JSON (an OAuth state, a JWT-like envelope) yields only typed findings (provider tokens,
+    // private keys): its csrf_token and nonce fields are not credentials.
+    const json = /^\s*[{[]/.test(decoded);
+    const found = scan(decoded, true, 1).filter((f) => !json || f.kind !== 'secret-assignment');
+    if (found.length > 0) out.push({ start: runStart, end, kind: 'encoded-secret', reveal: 0, prio: 1 });
+  }
+}
+
+const printableByte = (b: number): boolean => (b >= 32 && b < 127) || b === 10 || b === 13 || b === 9;
+const hexValue = (c: number): number =>
+  c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+
+/** Whether the first bytes of the run, read as hex and as base64, can be text (cheap pre-check). */
+function printableStart(text: string, at: number): boolean {
+  let hex = true;
+  for (let k = 0; k < 8 && hex; k += 2) {
+    const hi = hexValue(text.charCodeAt(at + k));
+    const lo = hexValue(text.charCodeAt(at + k + 1));
+    hex = hi >= 0 && lo >= 0 && printableByte(hi * 16 + lo);
+  }
+  if (hex) return true;
+  // 8 base64 characters are 6 bytes.
+  for (let k = 0; k < 8; k += 4) {
+    const a = B64_VALUE[text.charCodeAt(at + k)]! - 1;
+    const b = B64_VALUE[text.charCodeAt(at + k + 1)]! - 1;
+    const c = B64_VALUE[text.charCodeAt(at + k + 2)]! - 1;
+    const d = B64_VALUE[text.charCodeAt(at + k + 3)]! - 1;
+    if (
+      !printableByte((a << 2) | (b >> 4)) ||
+      !printableByte(((b & 15) << 4) | (c >> 2)) ||
+      !printableByte(((c & 3) << 6) | d)
+    )
+      return false;
+  }
+  return true;
+}
+
+/** The printable text a base64 (standard or URL-safe) or hex run decodes to, or null. */
+function decodeBlob(blob: string): string | null {
+  let bytes: Buffer;
+  if (/^(?:[0-9a-f]{2})+$/.test(blob) || /^(?:[0-9A-F]{2})+$/.test(blob)) {
+    if (blob.length < 32) return null;
+    bytes = Buffer.from(blob, 'hex');
+  } else {
+    const body = blob.replace(/=+$/, '');
+    if (body.length % 4 === 1) return null;
+    bytes = Buffer.from(body, /[-_]/.test(body) ? 'base64url' : 'base64');
+  }
+  if (bytes.length < 16) return null;
+  let printable = 0;
+  for (const b of bytes) if ((b >= 32 && b < 127) || b === 10 || b === 13 || b === 9) printable++;
+  return printable >= bytes.length * 0.95 ? bytes.toString('latin1') : null;
 }
 
 // Every keyword rule but `bearer` needs an assignment operator (':' or '=') right after the key:
@@ -413,10 +507,11 @@ function matchKeyword(
     return -1;
   }
   if (kw.endsWith('=')) {
-    SIG_RE.lastIndex = after;
-    const a = SIG_RE.exec(text);
+    const re = kw.endsWith('sig=') ? SIG_URLSAFE_RE : SIG_RE;
+    re.lastIndex = after;
+    const a = re.exec(text);
     if (a && looksRandom(a[1]!))
-      out.push({ start: after, end: SIG_RE.lastIndex, kind: 'sas-signature', reveal: 0, prio: 1 });
+      out.push({ start: after, end: re.lastIndex, kind: 'sas-signature', reveal: 0, prio: 1 });
     return -1; // the scan goes on after the keyword
   }
   if (!operatorFollows(text, after)) return -1; // prose: "the token expired"
@@ -441,6 +536,77 @@ function matchKeyword(
   const [start, end] = a.indices![quoted ? 3 : 4]!;
   out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
   return end;
+}
+
+// Prose: a secret word without an assignment operator, then the value, on the same line:
+// "the admin password is X", "my Gitea token is X", "use password X", "| password | `X` |",
+// "ngrok config add-authtoken X". The value must read like a credential (letters and digits, random),
+// and the words between may not say that what follows is an id, a name or a hash.
+const PROSE_RE =
+  // eslint-disable-next-line no-control-regex -- NUL separates joined strings
+  /[a-z]{0,3}(?:([^\n\u0000"|=:]{0,40}?)[ \t](?:is|was|are|to|as|be)(?::|[ \t]{0,2}[-=]>)?|[ \t]{0,3}(\||\*\*))?[ \t]{1,3}(?:\\?["'`*]){0,2}([^\s"'`<>()[\]{},;|*\\\u0000]{8,200})/y;
+const PROSE_GAP_DENY =
+  /(?:^|[^a-z])(?:ids?|fingerprints?|names?|hash(?:es)?|sha\d*|digest|versions?|url|path|file|length|size|type|format|count|prefix|suffix|scopes?|expir\w*|header|field|variable|env|public|rotat\w*|revok\w*|stored|saved|set|hidden|masked|redacted|valid|invalid|missing|required|empty|not|never)(?:$|[^a-z])/i;
+function proseAt(
+  text: string,
+  start: number,
+  end: number,
+  out: Array<PatternMatch & { prio: number }>,
+): void {
+  PROSE_RE.lastIndex = end;
+  const m = PROSE_RE.exec(text);
+  if (!m) return;
+  const gap = m[1];
+  if (gap !== undefined && PROSE_GAP_DENY.test(gap)) return;
+  const kw = text.slice(start, end).toLowerCase();
+  // Without a verb or a table cell, only the password words and `authtoken` (ngrok's CLI) take the
+  // next word as the value: "token tok_..." and "key k-..." name ids as often as secrets.
+  if (
+    gap === undefined &&
+    m[2] === undefined &&
+    !(
+      kw.startsWith('pass') ||
+      (kw === 'token' && /authtoken$/i.test(text.slice(Math.max(0, start - 4), end)))
+    )
+  )
+    return;
+  let value = m[3]!;
+  value = value.replace(/[.,:!?]+$/, '');
+  if (!proseValueOk(value)) return;
+  // `access`, `api` and `auth` alone name logs, versions and OAuth states; their credentials are
+  // reached through the word after them (API key, auth token).
+  if (kw === 'access' || kw === 'api' || kw === 'auth') return;
+  if (kw === 'token' && PROSE_TOKEN_BEFORE_DENY.test(text.slice(Math.max(0, start - 24), start))) return;
+  if (kw === 'key') {
+    // "key" alone names too much (ssh key, cache key, key id): the word before must not be a lookup
+    // and the value must be key material.
+    const before = text.slice(Math.max(0, start - 24), start);
+    if (PROSE_KEY_BEFORE_DENY.test(before) || !strongKeyValue(value)) return;
+  }
+  const valueEnd = m.index + m[0].length - (m[3]!.length - value.length);
+  pushValue(out, valueEnd, value, 'secret-assignment');
+}
+// Tokens that are cursors or ids: "the next page token is ...".
+const PROSE_TOKEN_BEFORE_DENY =
+  /(?:next|page|continuation|pagination|cursor|sync|state|request|trace|span|test|fixture|stripe|card|payment|sort)[ \t_-]*$/i;
+const PROSE_KEY_BEFORE_DENY =
+  /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|signing|lookup|license|product|registry|dedup|correlation|trace|request|storage|bucket|object|index|cursor|page|config|feature|event|message|i18n|translation|deploy|rsa|ed25519|ecdsa|the public)[ \t_-]*$/i;
+
+/** A value in prose is taken when it reads like a credential, not like a word, number, path or id. */
+function proseValueOk(v: string): boolean {
+  if (v.length < 8 || v.length > 200 || isPlaceholder(v)) return false;
+  if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  if (/^(?:[a-z][a-z0-9+.-]*:\/\/|\.{0,2}\/|~\/|sha\d+[:-]|v?\d+\.\d+)/i.test(v)) return false;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false;
+  // Object ids of payment and chat APIs (Stripe tok_, pm_, cus_ ...): ids, not credentials.
+  if (
+    /^(?:tok|pm|pi|cus|ch|src|seti|card|ba|acct|sub|in|price|prod|evt|txn|re|po|py|si|cs|btok)_[A-Za-z0-9]{8,}$/.test(
+      v,
+    )
+  )
+    return false;
+  if (/^[a-z]+(?:[-_][a-z]+)*-?\d{1,4}$/.test(v)) return false; // a name with a number: staging-2, node12
+  return looksRandom(v);
 }
 
 /** Whether a value assigned to a secret-like key is worth masking. */
@@ -490,7 +656,7 @@ function scanPrivateKeyBlocks(text: string, out: Array<PatternMatch & { prio: nu
 
 // Userinfo: after "://", up to '@' before any path, query, space or quote character (bounded).
 // eslint-disable-next-line no-control-regex -- NUL separates joined strings
-const URL_USERINFO_RE = /:\/\/([^\s/?#@"'<>\\`\u0000]{1,256})@/y;
+const URL_USERINFO_RE = /:\/\/([^\s/?@"'<>\\`\u0000]{1,256})@/y;
 
 function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: number }>): void {
   // indexOf finds each "://" far faster than a regex scan; the sticky regex then reads the userinfo.
@@ -571,15 +737,20 @@ function mergeMatches(list: Array<PatternMatch & { prio: number }>): PatternMatc
 // Redis requirepass/masterauth, wp-config.php define() and PuTTY key files. Each is found from a
 // literal anchor (indexOf or a literal-led regex) and read by a bounded sticky regex.
 /* eslint-disable no-control-regex -- NUL separates joined strings: values must stop there */
-const NETRC_RE =
-  /machine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8}([^\s"'\\\u0000]{3,256})/y;
+// Between the words: spaces and line breaks, and at a line start a diff or quote marker or an Actions
+// log timestamp.
+const GAP = String.raw`(?:\s{1,8}(?:[+>-][ \t]{0,8}|\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?)`;
+const NETRC_RE = new RegExp(
+  String.raw`machine${GAP}\S{1,256}${GAP}login${GAP}\S{1,256}${GAP}password${GAP}([^\s"'\\\u0000]{3,256})`,
+  'y',
+);
 const REDIS_RE = /(?:requirepass|masterauth)[ \t]{1,8}("?)([^\s"\u0000]{4,256})\1/y;
 const FLAG_RE =
   /--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
-  /(?:^|[\s;&|(])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo) login)\s/;
-const SHORT_P_RE = /-p[ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo) login|(redis-cli))\s/;
+const SHORT_P_RE = /-[pa][ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const SHORT_P_GLUED_RE = /-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
 const PGPASS_RE =
@@ -599,7 +770,11 @@ const TF_VARIABLE_RE =
 const YAML_VALUE_RE =
   /value:[ \t]{0,8}(\\?["']?)([^\s"'#\\\u0000][^\n"'\\\u0000]{0,299}?)\1[ \t]*(?=\r?\n|\\[nr]|"|\u0000|$)/dy;
 // The line before: `name: X`, after indentation, a list dash, and quote or diff markers (> +).
-const YAML_NAME_LINE_RE = /^[ \t>+]*(?:-[ \t]+)?name:[ \t]*(\\?["']?)([A-Za-z0-9_.-]{1,64})\1[ \t]*\r?$/;
+// A line may start with an Actions log timestamp, and (the first line of a string) with its quote.
+const LINE_PREFIX = String.raw`["\u0000]?[ \t>+-]*(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t>+-]*`;
+const YAML_LINE_PREFIX_RE = new RegExp(String.raw`^${LINE_PREFIX}$`);
+// The name line may carry other text before (a log line's message): only its end is read.
+const YAML_NAME_LINE_RE = /(?:^|[\s"'>+-])name:[ \t]*(\\?["']?)([A-Za-z0-9_.-]{1,64})\1[ \t]*\r?$/;
 
 function pushValue(
   out: Array<PatternMatch & { prio: number }>,
@@ -615,6 +790,8 @@ function shortP(text: string, at: number, out: Array<PatternMatch & { prio: numb
   const lineStart = Math.max(text.lastIndexOf('\n', at), text.lastIndexOf('\u0000', at), at - 200, -1) + 1;
   const cmd = SHORT_P_CMD_RE.exec(text.slice(lineStart, at + 1));
   if (!cmd) return;
+  // redis-cli takes the password as -a; the others as -p.
+  if ((cmd[2] !== undefined) !== (text.charCodeAt(at + 1) === 97)) return;
   const re = cmd[1] !== undefined ? SHORT_P_GLUED_RE : SHORT_P_RE;
   re.lastIndex = at;
   const m = re.exec(text);
@@ -654,6 +831,7 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
   for (const [flag, read] of [
     ['-u', curlUser],
     ['-p', shortP],
+    ['-a', shortP],
   ] as const) {
     for (let i = text.indexOf(flag); i > 0; i = text.indexOf(flag, i + 2)) {
       const c = text.charCodeAt(i - 1);
@@ -762,7 +940,7 @@ function scanStructuredSyntax(text: string, out: Array<PatternMatch & { prio: nu
     if (i > 0 && isWordCode(text.charCodeAt(i - 1))) continue; // secretValue:, default_value:
     // Lines end in a newline, or in the escape \n when the YAML sits in serialised JSON.
     const [lineStart, breakLen] = lineStartBefore(text, i);
-    if (lineStart < 2 || i - lineStart > 60 || !/^[ \t>+]*$/.test(text.slice(lineStart, i))) continue;
+    if (lineStart < 1 || i - lineStart > 60 || !YAML_LINE_PREFIX_RE.test(text.slice(lineStart, i))) continue;
     const [prevStart] = lineStartBefore(text, lineStart - breakLen);
     if (prevStart < 0 || lineStart - prevStart > 120) continue;
     const name = YAML_NAME_LINE_RE.exec(text.slice(prevStart, lineStart - breakLen));
@@ -779,7 +957,7 @@ function lineStartBefore(text: string, at: number): [number, number] {
   const min = Math.max(0, at - 200);
   for (let j = at - 1; j >= min; j--) {
     const c = text.charCodeAt(j);
-    if (c === 10) return [j + 1, 1];
+    if (c === 10 || c === 0) return [j + 1, 1];
     if (c === 110 && j > 0 && text.charCodeAt(j - 1) === 92) return [j + 1, 2];
   }
   return [min === 0 ? 0 : -1, 1];

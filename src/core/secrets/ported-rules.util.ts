@@ -356,8 +356,14 @@ function operatorAfter(text: string, from: number): boolean {
   return false;
 }
 
+/**
+ * Called for each keyword of gitleaks' generic rule (password, secret, token, key ...) that no
+ * assignment operator follows: [start, end) of the keyword. The engine's prose rule reads on from there.
+ */
+export type GenericKeywordHook = (text: string, start: number, end: number) => void;
+
 /** All findings of the ported rules in text, unsorted, possibly overlapping. */
-export function scanPortedRules(text: string, out: PatternMatch[]): void {
+export function scanPortedRules(text: string, out: PatternMatch[], onProse?: GenericKeywordHook): void {
   const n = text.length;
   const touched: Rule[] = [];
   for (const r of PORTED_RULES) r.next = 0;
@@ -374,7 +380,10 @@ export function scanPortedRules(text: string, out: PatternMatch[]): void {
           if (start < rule.next) continue;
           let re = rule.sticky;
           if (rule.find === 'assign' && !operatorAfter(text, i + 1)) {
-            if (rule.near === null) continue;
+            if (rule.near === null) {
+              if (onProse !== undefined && rule.id === 'generic-api-key') onProse(text, start, i + 1);
+              continue;
+            }
             re = rule.near;
           }
           re.lastIndex = start;
@@ -383,6 +392,8 @@ export function scanPortedRules(text: string, out: PatternMatch[]): void {
           // `key = y`): what is found must not depend on what precedes the string.
           if (m && accept(rule, text, m, 0, out, re === rule.near))
             rule.next = start + Math.max(1, m[0].length);
+          else if (m === null && onProse !== undefined && rule.id === 'generic-api-key')
+            onProse(text, start, i + 1);
         } else {
           if (rule.ws < 0) touched.push(rule);
           addWindow(rule, text, start - WINDOW_BEFORE, i + 1 + WINDOW_AFTER, out);
