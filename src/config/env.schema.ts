@@ -390,7 +390,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'SECRET_SCAN_WORKER_MIN_BYTES',
     'secrets',
     '262144',
-    'Results whose Gitea body has at least this many bytes are scanned in a worker thread (when SECRET_SCAN_WORKERS > 0); smaller ones on the event loop.',
+    'Results whose Gitea body has at least this many bytes (an archive: its expanded size, read from its headers) are scanned in a worker thread (when SECRET_SCAN_WORKERS > 0); smaller ones on the event loop.',
     integer(0),
   ),
   v(

@@ -612,6 +612,7 @@ export class ToolExecutor implements ToolService {
       ? await this.deps.scrubber.scrubResultAsync(shaped.envelope, scrubCtx, {
           bytes: response.body.length,
           binary: decoded.format === 'binary',
+          ...(decoded.format === 'binary' ? { body: response.body } : {}),
           ...(signal ? { signal } : {}),
         })
       : this.deps.scrubber.scrubResult(shaped.envelope, scrubCtx);

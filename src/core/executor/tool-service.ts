@@ -68,9 +68,10 @@ export interface ResultScrubber {
     /**
      * `bytes`: size of the Gitea body the result came from, `binary`: that body is not text (an
      * archive may inflate to far more); a scrubber may scan such results off the event loop.
+     * `body`: the binary body itself, so that an archive can be routed by its expanded size.
      * `signal`: the call was abandoned (its deadline passed), stop scanning.
      */
-    options?: { bytes?: number; binary?: boolean; signal?: AbortSignal },
+    options?: { bytes?: number; binary?: boolean; body?: Uint8Array; signal?: AbortSignal },
   ): Promise<{
     value: unknown;
     redactions: number;

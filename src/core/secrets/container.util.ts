@@ -199,3 +199,48 @@ export function readContainer(kind: ContainerKind, bytes: Uint8Array, budget: Bu
       return [{ unreadable: 'git bundles (compressed pack files) are not scanned' }];
   }
 }
+
+/**
+ * How many bytes a scan of `bytes` reads, at most `maxBytes`: a container's expanded size (the zip
+ * central directory's uncompressed sizes, a gzip stream's ISIZE trailer, a tar as it is), any other
+ * body its own size. Read from the headers only, without inflating, so that a small archive with
+ * large members can be sent to a worker thread before its scan starts (ADR 0018). Headers can lie,
+ * but the scan itself is bounded by the budget whatever they claim; what cannot be read counts as
+ * the whole budget (the safe side: off the event loop).
+ */
+export function containerWorkBytes(bytes: Uint8Array, maxBytes: number): number {
+  const kind = containerKind(bytes);
+  let work = bytes.length;
+  if (kind === 'zip') work = Math.max(bytes.length, zipExpandedBytes(bytes) ?? maxBytes);
+  else if (kind === 'gzip' && bytes.length >= 18) {
+    const b = view(bytes);
+    // ISIZE: the inflated size of the (last) stream, mod 2^32.
+    work = Math.max(bytes.length, b.readUInt32LE(b.length - 4));
+  }
+  return Math.min(Math.max(work, bytes.length), Math.max(maxBytes, bytes.length));
+}
+
+/** Sum of the uncompressed sizes in a zip's central directory, or null when it cannot be read. */
+function zipExpandedBytes(bytes: Uint8Array): number | null {
+  const b = view(bytes);
+  let eocd = -1;
+  for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 65535); i--) {
+    if (b.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return null;
+  const count = b.readUInt16LE(eocd + 10);
+  let p = b.readUInt32LE(eocd + 16);
+  if (count === 0xffff || p === 0xffffffff) return null;
+  let total = 0;
+  for (let n = 0; n < count; n++) {
+    if (p + 46 > b.length || b.readUInt32LE(p) !== 0x02014b50) return null;
+    const size = b.readUInt32LE(p + 24);
+    if (size === 0xffffffff) return null;
+    total += size;
+    p += 46 + b.readUInt16LE(p + 28) + b.readUInt16LE(p + 30) + b.readUInt16LE(p + 32);
+  }
+  return total;
+}

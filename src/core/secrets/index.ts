@@ -22,4 +22,4 @@ export { DEFAULT_CONTAINER_POLICY, EXACT_KIND, scanOpaque, driveSync, driveAsync
 export type { ContainerPolicy, OpaqueVerdict } from './bytes-scan.util';
 export { classifyBytes, decodeBytes, encodeText, decodeTextBody, charsetOf } from './text-encoding.util';
 export type { ByteClass, TextEncodingName } from './text-encoding.util';
-export { containerKind } from './container.util';
+export { containerKind, containerWorkBytes } from './container.util';

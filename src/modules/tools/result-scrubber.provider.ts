@@ -18,6 +18,23 @@ export async function closeScrubWorkers(): Promise<void> {
   await Promise.all(all.map((p) => p.close()));
 }
 
+/** Bytes the secret pass over a result reads: the body's size, an archive's expanded size. */
+export function scanWorkBytes(
+  options: { bytes?: number; binary?: boolean; body?: Uint8Array } | undefined,
+  containers: secrets.ContainerPolicy,
+): number {
+  const bytes = options?.bytes ?? 0;
+  if (!options?.binary || !options.body || containers.mode !== 'scan') return bytes;
+  return Math.max(bytes, secrets.containerWorkBytes(options.body, containers.maxBytes));
+}
+
+/** Threads the scan worker pools have started (tests, metrics). */
+export function scrubWorkerThreads(): number {
+  let n = 0;
+  for (const p of pools) n += p.threads;
+  return n;
+}
+
 export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): ResultScrubber {
   const s = config?.secrets;
   const containers: secrets.ContainerPolicy = {
@@ -35,8 +52,10 @@ export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): Resu
     scrubResult: (value, ctx) => secrets.scrubResult(value, { ...ctx, containers }),
     // Large results are scanned in a worker thread, so the event loop stays free; the call's
     // deadline aborts the scan there. Small ones (almost all) stay here: a copy to a thread costs more.
+    // A binary body counts by what its scan reads: an archive by its expanded size (read from its
+    // headers), so a small zip of large members is not scanned on the event loop.
     scrubResultAsync: (value, ctx, options) =>
-      pool.wants(options?.bytes ?? 0)
+      pool.wants(scanWorkBytes(options, containers))
         ? pool.scrub(value, { ...ctx, containers }, options?.signal)
         : secrets.scrubResultAsync(value, { ...ctx, containers }),
     findMaskMarker: (body, operationId) => secrets.findMaskMarker(body, operationId),
