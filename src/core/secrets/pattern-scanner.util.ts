@@ -553,6 +553,14 @@ function proseAt(
   end: number,
   out: Array<PatternMatch & { prio: number }>,
 ): void {
+  // Every value holds a digit and ends on the line, at most ~260 characters on: most prose stops here.
+  let digit = false;
+  for (let j = end, max = Math.min(text.length, end + 260); j < max && !digit; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 10 || c === 0) break;
+    digit = c >= 48 && c <= 57;
+  }
+  if (!digit) return;
   PROSE_RE.lastIndex = end;
   const m = PROSE_RE.exec(text);
   if (!m) return;
@@ -828,14 +836,13 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
     else if (text.startsWith('--user', i)) curlUser(text, i, out);
   }
   // Short flags after a space: -p (sshpass, registry logins; glued -pVALUE for mysql), -u (curl).
-  for (const [flag, read] of [
-    ['-u', curlUser],
-    ['-p', shortP],
-    ['-a', shortP],
-  ] as const) {
-    for (let i = text.indexOf(flag); i > 0; i = text.indexOf(flag, i + 2)) {
-      const c = text.charCodeAt(i - 1);
-      if (c === 32 || c === 9) read(text, i, out);
+  // One pass per separator (' -' is far rarer than '-' alone), flags told apart by the next letter.
+  for (const sep of [' -', '\t-']) {
+    for (let i = text.indexOf(sep); i >= 0; i = text.indexOf(sep, i + 2)) {
+      const f = text.charCodeAt(i + 2);
+      if (f === 117)
+        curlUser(text, i + 1, out); // -u
+      else if (f === 112 || f === 97) shortP(text, i + 1, out); // -p, -a
     }
   }
   if (text.includes(':5432:') || text.includes(':*:')) {
