@@ -65,12 +65,12 @@ export class GiteaGrantListingRepository {
     }));
   }
 
-  async byId(grantId: string): Promise<{ grantId: string; personId: string } | null> {
+  async byId(grantId: string): Promise<{ grantId: string; personId: string; login: string } | null> {
     const row = await this.prisma.giteaGrant.findUnique({
       where: { id: grantId },
-      select: { id: true, personId: true },
+      select: { id: true, personId: true, person: { select: { login: true } } },
     });
-    return row ? { grantId: row.id, personId: row.personId } : null;
+    return row ? { grantId: row.id, personId: row.personId, login: row.person.login } : null;
   }
 
   /** The person of a login (case-insensitive), for credentials that carry no person id. */

@@ -2,8 +2,12 @@
 // by this service, and the MCP clients they authorised once this service's OAuth authorization
 // server is on) with revoke one / revoke all, and for site admins every grant with filters.
 // Revoking the Gitea grant goes through the grant service, whose listeners revoke the person's
-// MCP grants and end their console sessions.
+// MCP grants and end their console sessions. Every revocation attempt through the admin API leaves
+// one audit record (tool admin.grant.revoke) in the same hash chain as tool calls and policy
+// changes, refusals included.
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { AuditSink } from '../../core/ports';
 import type { GiteaGrantService } from '../../core/gitea-oauth/grant-service';
 import type { GiteaGrantListing, GiteaGrantListingRepository } from '../../infra/grants/gitea-grant-listing';
 import type { AdminPrincipal } from '../policy/admin-auth';
@@ -27,11 +31,13 @@ export type McpClientGrant = {
 /** The authorization server's grants, as this page needs them (provided when it is enabled). */
 export interface McpClientGrants {
   list(personId: string | null): Promise<McpClientGrant[]>;
-  find(id: string): Promise<{ id: string; personId: string } | null>;
+  find(id: string): Promise<{ id: string; personId: string; login: string } | null>;
   revoke(where: { id: string } | { personId: string }, reason: string): Promise<number>;
 }
 
 type Connection = z.infer<typeof S.Connection>;
+/** The shape of a connection id (grants.schemas.ts ConnectionId): only such ids are looked up. */
+const G_ID = /^(gitea|mcp):[A-Za-z0-9_-]{1,100}$/;
 const LIST_LIMIT = 500;
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -74,6 +80,19 @@ export type ConnectionsDeps = {
   listing: GiteaGrantListingRepository | null;
   grants: Pick<GiteaGrantService, 'revokeAllFor'> | null;
   mcp: McpClientGrants | null;
+  audit?: AuditSink | null;
+  now?: () => number;
+};
+
+/** The audit record's tool for every revocation through the admin API. */
+export const REVOKE_AUDIT_TOOL = 'admin.grant.revoke';
+
+/** A revocation attempt as the audit keeps it: which route, which connection (or all of one's own). */
+export type RevokeAttempt = {
+  path: string;
+  /** The connection id as given (bounded); null for revoke-all. */
+  id: string | null;
+  started: number;
 };
 
 export class ConnectionsService {
@@ -107,24 +126,37 @@ export class ConnectionsService {
     return { login: principal.login, connections, notes };
   }
 
-  async revokeMine(principal: AdminPrincipal, id: string): Promise<z.infer<typeof S.RevokeResult>> {
+  async revokeMine(
+    principal: AdminPrincipal,
+    id: string,
+    attempt: RevokeAttempt,
+  ): Promise<z.infer<typeof S.RevokeResult>> {
     const personId = await this.personOf(principal);
     const owner = await this.ownerOf(id);
     // Another person's grant answers like a missing one: ids of others are not confirmed.
-    if (!personId || !owner || owner !== personId)
+    if (!personId || !owner || owner.personId !== personId)
       throw new AdminApiError(404, `no connection ${id} of yours`);
-    return this.revokeById(id, 'revoked_by_person', 'revoked by the person');
+    const result = await this.revokeById(id, 'revoked_by_person', 'revoked by the person');
+    this.auditRevoke(principal, attempt, { owner: owner.login, by: 'person', result });
+    return result;
   }
 
-  async revokeAllMine(principal: AdminPrincipal): Promise<z.infer<typeof S.RevokeResult>> {
+  async revokeAllMine(
+    principal: AdminPrincipal,
+    attempt: RevokeAttempt,
+  ): Promise<z.infer<typeof S.RevokeResult>> {
     const personId = await this.personOf(principal);
-    if (!personId) return { revoked: 0, signed_out: false };
-    let revoked = 0;
-    if (this.deps.mcp) revoked += await this.deps.mcp.revoke({ personId }, 'revoked by the person');
-    const gitea = this.deps.grants
-      ? await this.deps.grants.revokeAllFor(personId, 'revoked_by_person')
-      : false;
-    return { revoked: revoked + (gitea ? 1 : 0), signed_out: gitea };
+    let result: z.infer<typeof S.RevokeResult> = { revoked: 0, signed_out: false };
+    if (personId) {
+      let revoked = 0;
+      if (this.deps.mcp) revoked += await this.deps.mcp.revoke({ personId }, 'revoked by the person');
+      const gitea = this.deps.grants
+        ? await this.deps.grants.revokeAllFor(personId, 'revoked_by_person')
+        : false;
+      result = { revoked: revoked + (gitea ? 1 : 0), signed_out: gitea };
+    }
+    this.auditRevoke(principal, attempt, { owner: principal.login, by: 'person', result });
+    return result;
   }
 
   async all(
@@ -151,10 +183,84 @@ export class ConnectionsService {
     return { grants, notes: this.notes() };
   }
 
-  async revokeAny(principal: AdminPrincipal, id: string): Promise<z.infer<typeof S.RevokeResult>> {
-    this.requireSiteAdmin(principal);
-    if (!(await this.ownerOf(id))) throw new AdminApiError(404, `no grant ${id}`);
-    return this.revokeById(id, 'revoked_by_admin', `revoked by site admin ${principal.login}`);
+  async revokeAny(
+    principal: AdminPrincipal,
+    id: string,
+    attempt: RevokeAttempt,
+  ): Promise<z.infer<typeof S.RevokeResult>> {
+    if (!principal.isSiteAdmin) throw new AdminApiError(403, 'only site admins revoke the grants of others');
+    const owner = await this.ownerOf(id);
+    if (!owner) throw new AdminApiError(404, `no grant ${id}`);
+    const result = await this.revokeById(id, 'revoked_by_admin', `revoked by site admin ${principal.login}`);
+    this.auditRevoke(principal, attempt, { owner: owner.login, by: 'site_admin', result });
+    return result;
+  }
+
+  /**
+   * A refused revocation (not a site admin 403, not one's own 404, bad input 400, ...): audited
+   * with the status and reason, and whose grant it named when the id is one.
+   */
+  async auditRefusedRevoke(
+    principal: AdminPrincipal,
+    attempt: RevokeAttempt,
+    refusal: { status: number; kind: string; message: string },
+  ): Promise<void> {
+    let owner: string | null = null;
+    if (attempt.id && G_ID.test(attempt.id))
+      owner = (await this.ownerOf(attempt.id).catch(() => null))?.login ?? null;
+    this.record(principal, attempt, refusal.status, refusal.kind, {
+      connection: attempt.id === null ? null : attempt.id.slice(0, 120),
+      scope: attempt.id === null ? 'all' : 'one',
+      owner,
+      refused: { status: refusal.status, message: refusal.message.slice(0, 500) },
+    });
+  }
+
+  private auditRevoke(
+    principal: AdminPrincipal,
+    attempt: RevokeAttempt,
+    outcome: { owner: string | null; by: 'person' | 'site_admin'; result: z.infer<typeof S.RevokeResult> },
+  ): void {
+    this.record(principal, attempt, 200, null, {
+      connection: attempt.id,
+      scope: attempt.id === null ? 'all' : 'one',
+      owner: outcome.owner,
+      by: outcome.by,
+      revoked: outcome.result.revoked,
+      signed_out: outcome.result.signed_out,
+    });
+  }
+
+  private record(
+    principal: AdminPrincipal,
+    attempt: RevokeAttempt,
+    status: number,
+    kind: string | null,
+    args: Record<string, unknown>,
+  ): void {
+    this.deps.audit?.record({
+      eventId: randomUUID(),
+      time: new Date(attempt.started),
+      login: principal.login,
+      mode: principal.via === 'admin_token' ? 'token' : 'oauth',
+      sudo: null,
+      clientName: `admin-api:${principal.via}`,
+      clientVersion: null,
+      tool: REVOKE_AUDIT_TOOL,
+      operationId: null,
+      org: null,
+      repo: null,
+      method: 'POST',
+      path: attempt.path.slice(0, 300),
+      status,
+      kind,
+      durationMs: Math.max(0, (this.deps.now ?? Date.now)() - attempt.started),
+      resultBytes: 0,
+      redactions: 0,
+      masks: 0,
+      blocked: false,
+      arguments: args,
+    });
   }
 
   private requireSiteAdmin(principal: AdminPrincipal): void {
@@ -162,10 +268,10 @@ export class ConnectionsService {
   }
 
   /** The person a connection id belongs to, or null when there is no such grant. */
-  private async ownerOf(id: string): Promise<string | null> {
+  private async ownerOf(id: string): Promise<{ personId: string; login: string } | null> {
     const [kind, raw = ''] = id.split(':', 2) as [string, string?];
-    if (kind === 'gitea' && this.deps.listing) return (await this.deps.listing.byId(raw))?.personId ?? null;
-    if (kind === 'mcp' && this.deps.mcp) return (await this.deps.mcp.find(raw))?.personId ?? null;
+    if (kind === 'gitea' && this.deps.listing) return (await this.deps.listing.byId(raw)) ?? null;
+    if (kind === 'mcp' && this.deps.mcp) return (await this.deps.mcp.find(raw)) ?? null;
     return null;
   }
 
@@ -179,7 +285,7 @@ export class ConnectionsService {
       return { revoked: await this.deps.mcp.revoke({ id: raw }, mcpReason), signed_out: false };
     const owner = await this.ownerOf(id);
     if (!owner || !this.deps.grants) throw new AdminApiError(404, `no grant ${id}`);
-    const revoked = await this.deps.grants.revokeAllFor(owner, giteaReason);
+    const revoked = await this.deps.grants.revokeAllFor(owner.personId, giteaReason);
     return { revoked: revoked ? 1 : 0, signed_out: revoked };
   }
 }

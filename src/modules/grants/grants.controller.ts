@@ -6,9 +6,10 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { LOGGER } from '../tokens';
 import type { AdminAuthRegistry, AdminPrincipal } from '../policy/admin-auth';
-import { parse, readJson, runAdmin, type AdminReq } from '../policy/admin-http';
+import { KIND, parse, readJson, runAdmin, type AdminReq } from '../policy/admin-http';
+import { AdminApiError } from '../policy/admin-policy.service';
 import { ADMIN_AUTH_REGISTRY } from '../policy/policy.tokens';
-import type { ConnectionsService } from './connections.service';
+import type { ConnectionsService, RevokeAttempt } from './connections.service';
 import * as G from './grants.schemas';
 import { CONNECTIONS_SERVICE } from './grants.tokens';
 
@@ -34,18 +35,18 @@ export class GrantsController {
 
   @Post('connections/revoke-all')
   revokeAllMine(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
-    return this.run(req, res, async (principal) => {
+    return this.revoke(req, res, 'connections', null, async (principal, attempt) => {
       parse(G.RevokeRequest, await readJson(req));
-      return this.connections.revokeAllMine(principal);
+      return this.connections.revokeAllMine(principal, attempt);
     });
   }
 
   @Post('connections/:id/revoke')
   revokeMine(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
-    return this.run(req, res, async (principal) => {
+    return this.revoke(req, res, 'connections', req.params?.id ?? '', async (principal, attempt) => {
       const id = parse(G.ConnectionId, req.params?.id ?? '');
       parse(G.RevokeRequest, await readJson(req));
-      return this.connections.revokeMine(principal, id);
+      return this.connections.revokeMine(principal, id, attempt);
     });
   }
 
@@ -58,10 +59,43 @@ export class GrantsController {
 
   @Post('grants/:id/revoke')
   revokeAny(@Req() req: Req, @Res() res: ServerResponse): Promise<void> {
-    return this.run(req, res, async (principal) => {
+    return this.revoke(req, res, 'grants', req.params?.id ?? '', async (principal, attempt) => {
       const id = parse(G.ConnectionId, req.params?.id ?? '');
       parse(G.RevokeRequest, await readJson(req));
-      return this.connections.revokeAny(principal, id);
+      return this.connections.revokeAny(principal, id, attempt);
+    });
+  }
+
+  /** A revocation: the service audits one that is done; a refused one is audited here. */
+  private revoke(
+    req: Req,
+    res: ServerResponse,
+    route: 'connections' | 'grants',
+    id: string | null,
+    handler: (principal: AdminPrincipal, attempt: RevokeAttempt) => Promise<unknown>,
+  ): Promise<void> {
+    return this.run(req, res, async (principal) => {
+      // The route with the id as decoded (the console sends it URL-encoded), whoever spelled it how.
+      const bounded = id === null ? null : id.slice(0, 120);
+      const attempt: RevokeAttempt = {
+        path:
+          bounded === null
+            ? `/api/admin/${route}/revoke-all`
+            : `/api/admin/${route}/${encodeURIComponent(bounded).replace(/%3A/gi, ':')}/revoke`,
+        id: bounded,
+        started: Date.now(),
+      };
+      try {
+        return await handler(principal, attempt);
+      } catch (error) {
+        const status = error instanceof AdminApiError ? error.status : 500;
+        await this.connections.auditRefusedRevoke(principal, attempt, {
+          status,
+          kind: KIND[status] ?? 'internal_error',
+          message: error instanceof Error ? error.message : String(error),
+        });
+        throw error;
+      }
     });
   }
 

@@ -10,7 +10,8 @@ import { GITEA_GRANT_SERVICE } from '../gitea-oauth/gitea-oauth.tokens';
 import { OAUTH_STORE } from '../oauth/oauth.tokens';
 import type { OAuthStore } from '../../infra/oauth/oauth-store';
 import { mcpClientGrantsOf } from './mcp-client-grants';
-import { PRISMA } from '../tokens';
+import { AUDIT_SINK, PRISMA } from '../tokens';
+import type { AuditSink } from '../../core/ports';
 import { ConnectionsService, type McpClientGrants } from './connections.service';
 import { GrantsController } from './grants.controller';
 import { CONNECTIONS_SERVICE, MCP_CLIENT_GRANTS } from './grants.tokens';
@@ -32,16 +33,20 @@ import { CONNECTIONS_SERVICE, MCP_CLIENT_GRANTS } from './grants.tokens';
         { token: PRISMA, optional: true },
         GITEA_GRANT_SERVICE,
         { token: MCP_CLIENT_GRANTS, optional: true },
+        { token: AUDIT_SINK, optional: true },
       ],
       useFactory: (
         prisma?: GrantListingDb,
         grants?: GiteaGrantService | null,
         mcp?: McpClientGrants | null,
+        audit?: AuditSink,
       ) =>
         new ConnectionsService({
           listing: prisma && grants ? new GiteaGrantListingRepository(prisma) : null,
           grants: grants ?? null,
           mcp: mcp ?? null,
+          // Revocations go into the audit chain (global AuditModule), as policy changes do.
+          audit: audit ?? null,
         }),
     },
   ],

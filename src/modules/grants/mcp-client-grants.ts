@@ -23,7 +23,7 @@ export function mcpClientGrantsOf(
       })),
     find: async (id) => {
       const grant = await store.grant(id);
-      return grant ? { id: grant.id, personId: grant.personId } : null;
+      return grant ? { id: grant.id, personId: grant.personId, login: grant.login } : null;
     },
     revoke: (where, reason) => store.revokeGrants(where, reason),
   };

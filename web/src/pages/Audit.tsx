@@ -6,6 +6,18 @@ import { Empty, Refusal, Show, useApi, when } from '../ui';
 
 type Filters = { from?: string; to?: string; login?: string; org?: string; repo?: string; tool?: string; kind?: string };
 const FIELDS: Array<keyof Filters> = ['login', 'org', 'repo', 'tool', 'kind'];
+// Records of the admin API, by the tool name they are kept under (the same chain as tool calls).
+const RECORD_TYPES = [
+  { value: 'admin.policy.update', label: 'Policy changes' },
+  { value: 'admin.grant.revoke', label: 'Grant revocations' },
+];
+
+/** Whose grant a revocation record names (its stored arguments), for the table. */
+function revokedOwner(r: { tool: string; arguments?: unknown }): string | null {
+  if (r.tool !== 'admin.grant.revoke' || !r.arguments || typeof r.arguments !== 'object') return null;
+  const owner = (r.arguments as { owner?: unknown }).owner;
+  return typeof owner === 'string' ? owner : null;
+}
 
 export function Audit() {
   const { current } = useSession();
@@ -34,6 +46,21 @@ export function Audit() {
       <h1 id="audit-title">Audit</h1>
       {isSiteAdmin && <ChainStatus />}
       <form className="filters" onSubmit={submit} aria-label="Audit filters">
+        <label>
+          record type
+          <select
+            name="record"
+            value={RECORD_TYPES.some((t) => t.value === draft.tool) ? draft.tool : ''}
+            onChange={(e) => setDraft({ ...draft, tool: e.target.value || undefined })}
+          >
+            <option value="">Any</option>
+            {RECORD_TYPES.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </label>
         {FIELDS.map((f) =>
           f === 'org' && owned ? (
             <label key={f}>
@@ -90,6 +117,7 @@ export function Audit() {
                         <td>{r.login ?? '—'}</td>
                         <td>
                           <code>{r.tool}</code>
+                          {revokedOwner(r) && <> (grant of {revokedOwner(r)})</>}
                         </td>
                         <td>{[r.org, r.repo].filter(Boolean).join('/') || '—'}</td>
                         <td>{r.kind ?? 'ok'}{r.blocked ? ' (blocked)' : ''}{r.masks ? ` (${r.masks} masked)` : ''}</td>
