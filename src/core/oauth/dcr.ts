@@ -1,12 +1,16 @@
 // Dynamic client registration (RFC 7591), kept for clients that predate metadata documents (the
-// MCP specification marks it deprecated). Public clients only: token_endpoint_auth_method "none";
+// MCP specification marks it deprecated). Public clients (token_endpoint_auth_method "none", also
+// when the field is omitted: MCP clients are public as a rule) and confidential ones
+// ("client_secret_basic", "client_secret_post", which get a secret once, at registration);
 // application_type "native" (loopback redirects) or "web" (https redirects).
+import { type ClientAuthMethod, CLIENT_AUTH_METHODS, isClientAuthMethod } from './client-auth';
 import { isLoopbackUri, redirectUriProblem } from './redirect-uri';
 
 export type Registration = {
   clientName: string;
   redirectUris: string[];
   applicationType: 'native' | 'web';
+  tokenEndpointAuthMethod: ClientAuthMethod;
 };
 
 export type RegistrationCheck =
@@ -56,12 +60,24 @@ export function validateRegistration(body: unknown): RegistrationCheck {
   const responses = b.response_types;
   if (responses !== undefined && (!Array.isArray(responses) || responses.some((r) => r !== 'code')))
     return { ok: false, error: 'invalid_client_metadata', message: 'response_types may contain only "code"' };
+  const method = b.token_endpoint_auth_method ?? 'none';
+  if (!isClientAuthMethod(method))
+    return {
+      ok: false,
+      error: 'invalid_client_metadata',
+      message: `token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`,
+    };
   const name =
     typeof b.client_name === 'string' && b.client_name.trim() !== ''
       ? b.client_name.trim().slice(0, 200)
       : 'Unnamed client';
   return {
     ok: true,
-    registration: { clientName: name, redirectUris: uris as string[], applicationType: type },
+    registration: {
+      clientName: name,
+      redirectUris: uris as string[],
+      applicationType: type,
+      tokenEndpointAuthMethod: method,
+    },
   };
 }

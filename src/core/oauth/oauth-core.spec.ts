@@ -4,6 +4,7 @@
 import { authorizationResponseUrl, checkAuthorizeRequest, resolveResource } from './authorize-request';
 import { bearerChallenge } from './challenge';
 import { cacheSeconds, cimdUrlProblem, isForbiddenAddress, validateCimdDocument } from './cimd';
+import { authenticateClient, presentedCredentials } from './client-auth';
 import { validateRegistration } from './dcr';
 import { pkceRequestProblem, s256, verifyPkce } from './pkce';
 import { matchRedirectUri, redirectHosts, redirectUriProblem } from './redirect-uri';
@@ -152,6 +153,95 @@ describe('dynamic client registration', () => {
       validateRegistration({ redirect_uris: ['https://a.example/cb'], response_types: ['token'] }),
     ).toMatchObject({ ok: false });
     expect(validateRegistration('x')).toMatchObject({ ok: false, error: 'invalid_client_metadata' });
+  });
+  it('takes the token endpoint auth method: none (also when omitted), client_secret_basic or _post', () => {
+    const uris = { redirect_uris: ['https://app.example/cb'] };
+    expect(validateRegistration(uris)).toMatchObject({
+      ok: true,
+      registration: { tokenEndpointAuthMethod: 'none' },
+    });
+    for (const method of ['none', 'client_secret_basic', 'client_secret_post'])
+      expect(validateRegistration({ ...uris, token_endpoint_auth_method: method })).toMatchObject({
+        ok: true,
+        registration: { tokenEndpointAuthMethod: method },
+      });
+    for (const method of ['private_key_jwt', 'client_secret_jwt', 'tls_client_auth', 7])
+      expect(validateRegistration({ ...uris, token_endpoint_auth_method: method })).toMatchObject({
+        ok: false,
+        error: 'invalid_client_metadata',
+      });
+  });
+});
+
+describe('client authentication at the token endpoint', () => {
+  const secret = 'aegis_cs_s3cret+/ :%';
+  const basic = (id: string, s: string) =>
+    `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(s)}`).toString('base64')}`;
+  const form = (o: Record<string, string>) => new URLSearchParams(o);
+  type Registered = { method: string; secretHash: string | null; revoked: boolean };
+  const confidential = (method: string): Registered => ({
+    method,
+    secretHash: hashToken(secret),
+    revoked: false,
+  });
+  const judge = (auth: string | undefined, f: Record<string, string>, reg: Registered | null) =>
+    authenticateClient(presentedCredentials(auth, form(f)), reg);
+
+  it('decodes form-urlencoded Basic credentials (RFC 6749 2.3.1)', () => {
+    expect(presentedCredentials(basic('dcr_a b', secret), form({})).basic).toEqual({
+      clientId: 'dcr_a b',
+      secret,
+    });
+    for (const bad of ['Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, 'Basic %'])
+      expect(presentedCredentials(bad, form({})).basicMalformed).toBe(true);
+    expect(presentedCredentials('Bearer x', form({})).basicMalformed).toBe(false);
+  });
+
+  it('authenticates a confidential client only by the method it registered, with the right secret', () => {
+    expect(judge(basic('c', secret), {}, confidential('client_secret_basic'))).toEqual({
+      ok: true,
+      clientId: 'c',
+      authenticated: true,
+    });
+    expect(
+      judge(undefined, { client_id: 'c', client_secret: secret }, confidential('client_secret_post')),
+    ).toEqual({ ok: true, clientId: 'c', authenticated: true });
+    const refused = [
+      judge(basic('c', 'wrong'), {}, confidential('client_secret_basic')),
+      judge(undefined, { client_id: 'c' }, confidential('client_secret_basic')),
+      judge(undefined, { client_id: 'c', client_secret: secret }, confidential('client_secret_basic')),
+      judge(basic('c', secret), {}, confidential('client_secret_post')),
+      judge(undefined, { client_id: 'c', client_secret: 'x' }, confidential('client_secret_post')),
+      judge(basic('c', secret), { client_id: 'other' }, confidential('client_secret_basic')),
+      judge(basic('c', secret), {}, { ...confidential('client_secret_basic'), revoked: true }),
+      judge('Basic !!!', { client_id: 'c' }, confidential('client_secret_basic')),
+    ];
+    for (const r of refused) expect(r).toMatchObject({ ok: false, status: 401, error: 'invalid_client' });
+    expect(
+      judge(basic('c', secret), { client_secret: secret }, confidential('client_secret_basic')),
+    ).toMatchObject({
+      ok: false,
+      status: 400,
+      error: 'invalid_request',
+    });
+  });
+
+  it('keeps public clients as they were: client_id only, and no secret', () => {
+    expect(judge(undefined, { client_id: 'p' }, null)).toEqual({
+      ok: true,
+      clientId: 'p',
+      authenticated: false,
+    });
+    expect(
+      judge(undefined, { client_id: 'p' }, { method: 'none', secretHash: null, revoked: false }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(judge(undefined, {}, null)).toMatchObject({ ok: false, status: 401, error: 'invalid_client' });
+    expect(judge(undefined, { client_id: 'p', client_secret: 'x' }, null)).toMatchObject({
+      ok: false,
+      error: 'invalid_client',
+    });
   });
 });
 

@@ -2,9 +2,14 @@
 // they are recognisable in logs and by secret scanners), stored only as their SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
 
-export type IssuedKind = 'access' | 'refresh' | 'code';
+export type IssuedKind = 'access' | 'refresh' | 'code' | 'client_secret';
 
-const PREFIX: Record<IssuedKind, string> = { access: 'aegis_at_', refresh: 'aegis_rt_', code: 'aegis_ac_' };
+const PREFIX: Record<IssuedKind, string> = {
+  access: 'aegis_at_',
+  refresh: 'aegis_rt_',
+  code: 'aegis_ac_',
+  client_secret: 'aegis_cs_',
+};
 
 export function newToken(kind: IssuedKind): string {
   return PREFIX[kind] + randomBytes(32).toString('base64url');

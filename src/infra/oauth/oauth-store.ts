@@ -10,6 +10,10 @@ export type ClientRow = {
   redirectUris: string[];
   applicationType: string;
   clientUri: string | null;
+  /** "none" (public) or the confidential method it registered with. */
+  tokenEndpointAuthMethod: string;
+  /** SHA-256 of a confidential client's secret; never leaves the server. */
+  secretHash: string | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
 };
@@ -95,6 +99,8 @@ export class OAuthStore {
     name: string;
     redirectUris: string[];
     applicationType: string;
+    tokenEndpointAuthMethod: string;
+    secretHash: string | null;
   }): Promise<ClientRow> {
     return (await this.prisma.oAuthClient.create({ data: { kind: 'dcr', ...input } })) as ClientRow;
   }

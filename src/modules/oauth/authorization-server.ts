@@ -14,6 +14,7 @@ import {
   looksLikeCimdClientId,
   validateCimdDocument,
 } from '../../core/oauth/cimd';
+import { authenticateClient, CLIENT_AUTH_METHODS, presentedCredentials } from '../../core/oauth/client-auth';
 import { validateRegistration } from '../../core/oauth/dcr';
 import {
   GiteaAuthRequiredError,
@@ -123,8 +124,8 @@ export class AuthorizationServer implements McpGrantRevoker {
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
-        token_endpoint_auth_methods_supported: ['none'],
-        revocation_endpoint_auth_methods_supported: ['none'],
+        token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+        revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
         client_id_metadata_document_supported: true,
@@ -196,22 +197,55 @@ export class AuthorizationServer implements McpGrantRevoker {
     if (!check.ok) return oauthError(400, check.error, check.message);
     const id = `dcr_${randomId()}`;
     const r = check.registration;
+    // A confidential client gets its secret in this answer only; the server keeps its hash.
+    const secret = r.tokenEndpointAuthMethod === 'none' ? null : newToken('client_secret');
     await this.o.store.createDcrClient({
       id,
       name: r.clientName,
       redirectUris: r.redirectUris,
       applicationType: r.applicationType,
+      tokenEndpointAuthMethod: r.tokenEndpointAuthMethod,
+      secretHash: secret ? hashToken(secret) : null,
     });
     return json(201, {
       client_id: id,
       client_id_issued_at: Math.floor(this.now() / 1000),
+      ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
       client_name: r.clientName,
       redirect_uris: r.redirectUris,
       application_type: r.applicationType,
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
-      token_endpoint_auth_method: 'none',
+      token_endpoint_auth_method: r.tokenEndpointAuthMethod,
     });
+  }
+
+  /**
+   * The client of a token or revocation request, authenticated as it registered: public clients
+   * by client_id alone, confidential ones by their secret (Basic or form). Failures are RFC 6749
+   * 5.2 `invalid_client`, 401, with a Basic challenge.
+   */
+  private async requestingClient(
+    form: URLSearchParams,
+    authorization: string | undefined,
+  ): Promise<{ ok: true; clientId: string; authenticated: boolean } | { ok: false; answer: HttpAnswer }> {
+    const presented = presentedCredentials(authorization, form);
+    const clientId = presented.basic?.clientId ?? presented.formClientId;
+    const client = clientId && !looksLikeCimdClientId(clientId) ? await this.o.store.client(clientId) : null;
+    const verdict = authenticateClient(
+      presented,
+      client
+        ? {
+            method: client.tokenEndpointAuthMethod,
+            secretHash: client.secretHash,
+            revoked: client.revokedAt !== null,
+          }
+        : null,
+    );
+    if (verdict.ok) return verdict;
+    const answer = oauthError(verdict.status, verdict.error, verdict.message);
+    if (verdict.status === 401) answer.headers['www-authenticate'] = 'Basic realm="oauth", charset="UTF-8"';
+    return { ok: false, answer };
   }
 
   // --- authorization
@@ -492,15 +526,11 @@ export class AuthorizationServer implements McpGrantRevoker {
   }
 
   // --- token endpoint
-  async token(form: URLSearchParams): Promise<HttpAnswer> {
+  async token(form: URLSearchParams, authorization?: string): Promise<HttpAnswer> {
     const grantType = form.get('grant_type');
-    const clientId = form.get('client_id');
-    if (!clientId)
-      return oauthError(
-        401,
-        'invalid_client',
-        'client_id is required (public clients, token_endpoint_auth_method "none")',
-      );
+    const requester = await this.requestingClient(form, authorization);
+    if (!requester.ok) return requester.answer;
+    const clientId = requester.clientId;
     if (grantType === 'authorization_code') return this.redeemCode(form, clientId);
     if (grantType === 'refresh_token') return this.refresh(form, clientId);
     return oauthError(
@@ -606,15 +636,30 @@ export class AuthorizationServer implements McpGrantRevoker {
   }
 
   /** RFC 7009: always 200 for a well-formed request; a refresh token takes its whole grant with it. */
-  async revoke(form: URLSearchParams): Promise<HttpAnswer> {
+  async revoke(form: URLSearchParams, authorization?: string): Promise<HttpAnswer> {
     const token = form.get('token');
     if (!token) return oauthError(400, 'invalid_request', 'token is required');
-    const clientId = form.get('client_id');
+    // Credentials presented must be right (401 otherwise); a public client may also send none.
+    const presented = presentedCredentials(authorization, form);
+    const anonymous =
+      !presented.basic &&
+      !presented.basicMalformed &&
+      presented.formClientId === null &&
+      presented.formSecret === null;
+    const requester = anonymous ? null : await this.requestingClient(form, authorization);
+    if (requester && !requester.ok) return requester.answer;
+    const clientId = requester?.clientId ?? null;
     const row = await this.o.store.token(hashToken(token));
     if (row && row.kind !== 'code') {
       const grant = await this.o.store.grant(row.grantId);
+      const owner = grant ? await this.o.store.client(grant.clientId) : null;
+      // A confidential client's tokens are revoked only by that client, authenticated (RFC 7009 2.1).
+      const mayRevoke =
+        owner && owner.tokenEndpointAuthMethod !== 'none'
+          ? requester?.authenticated === true && clientId === owner.id
+          : !clientId || grant?.clientId === clientId;
       // Only the client the token was issued to may revoke it; others get the same 200 and no effect.
-      if (grant && (!clientId || grant.clientId === clientId)) {
+      if (grant && mayRevoke) {
         if (row.kind === 'refresh')
           await this.o.store.revokeGrants({ id: grant.id }, 'revoked by the client');
         else await this.o.store.revokeToken(row.hash, 'revoked by the client');

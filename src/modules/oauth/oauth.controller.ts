@@ -112,7 +112,7 @@ export class OAuthController {
     if (!this.server) return send(res, disabled);
     cors(res);
     const body = await form(req);
-    send(res, body ? await this.as.token(body) : tooLarge);
+    send(res, body ? await this.as.token(body, req.headers.authorization) : tooLarge);
   }
 
   @Post('oauth/revoke')
@@ -120,7 +120,7 @@ export class OAuthController {
     if (!this.server) return send(res, disabled);
     cors(res);
     const body = await form(req);
-    send(res, body ? await this.as.revoke(body) : tooLarge);
+    send(res, body ? await this.as.revoke(body, req.headers.authorization) : tooLarge);
   }
 
   @Post('oauth/register')
