@@ -12,7 +12,7 @@ WORKDIR /src
 # Dependencies first (cached while only sources change); postinstall generates the Prisma client
 # offline (scripts/prisma-generate.mjs).
 COPY package.json package-lock.json prisma.config.ts ./
-COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/
+COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/pglite-template.mjs scripts/
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./

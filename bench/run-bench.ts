@@ -387,7 +387,7 @@ async function main(): Promise<void> {
             '<=',
             3,
           );
-          start.value += note;
+          start.value += `${note} (CPU ${(sc.cpuToReadyMs / 1000).toFixed(2)} s, load ${sc.loadAtReady.toFixed(1)})`;
           startRows.push(forConfig(start, p.config));
         } catch (err) {
           log(`sidecar ${p.config}, ${p.label} failed: ${errText(err)}`);

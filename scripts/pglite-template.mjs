@@ -2,8 +2,10 @@
 // Build step (after `nest build`, which empties dist/): writes dist/pglite/pgdata-<PGlite
 // version>.tar.gz, an initialised data directory that a new embedded DATA_DIR is filled from, so
 // the service never runs initdb in its own process (src/infra/database/pglite-data-dir.ts says
-// why). Made once per PGlite version and kept in node_modules/.cache between builds.
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+// why). It carries the committed migrations, so it is made once per PGlite version and set of
+// migrations and kept in node_modules/.cache between builds.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,16 +18,22 @@ if (!existsSync(compiled)) {
 }
 const { pgliteVersion, writePgliteTemplate } = createRequire(import.meta.url)(compiled);
 const name = `pgdata-${pgliteVersion()}.tar.gz`;
-const cacheDir = join(root, 'node_modules', '.cache', 'aegis-pglite');
+const migrationsDir = join(root, 'prisma', 'migrations');
+const migrations = createHash('sha256');
+for (const entry of readdirSync(migrationsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  const file = join(migrationsDir, entry.name, 'migration.sql');
+  if (existsSync(file)) migrations.update(`${entry.name}\n`).update(readFileSync(file));
+}
+const cacheDir = join(root, 'node_modules', '.cache', 'aegis-pglite', migrations.digest('hex').slice(0, 16));
 const distDir = join(root, 'dist', 'pglite');
 let cached = join(cacheDir, name);
 if (!existsSync(cached)) {
   try {
-    cached = await writePgliteTemplate(cacheDir);
+    cached = await writePgliteTemplate(cacheDir, migrationsDir);
   } catch (error) {
     // A read-only node_modules: make it straight into dist/.
     process.stderr.write(`pglite-template: cache not writable (${error.message}); writing into dist/\n`);
-    cached = await writePgliteTemplate(distDir);
+    cached = await writePgliteTemplate(distDir, migrationsDir);
   }
 }
 mkdirSync(distDir, { recursive: true });

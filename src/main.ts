@@ -1,6 +1,8 @@
 // Entry point: validate the environment (every bad variable reported at once, exit 1), boot
 // Nest on HOST:PORT exactly, and shut down gracefully on SIGTERM/SIGINT within
 // SHUTDOWN_TIMEOUT_MS (stop accepting, drain the queue, close the database).
+// First: every module loaded after this line is compiled from (and into) Node's compile cache.
+import './infra/runtime/compile-cache';
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

@@ -72,6 +72,8 @@ export type ProtocolRow = {
 export type ProtocolsReport = {
   config: 'embedded' | 'production';
   startToReadyMs: number;
+  cpuToReadyMs: number;
+  loadAtReady: number;
   rssReadyMb: number;
   peakRssMb: number;
   rssAfterMb: number;
@@ -111,6 +113,8 @@ export async function runProtocolsBench(argv: string[]): Promise<ProtocolsReport
   const report: ProtocolsReport = {
     config: production ? 'production' : 'embedded',
     startToReadyMs: Math.round(sc.startToReadyMs),
+    cpuToReadyMs: Math.round(sc.cpuToReadyMs),
+    loadAtReady: sc.loadAtReady,
     rssReadyMb: statusMb(sc.pid, 'VmRSS'),
     peakRssMb: 0,
     rssAfterMb: 0,
@@ -207,7 +211,8 @@ function loadWindow(profile: CpuProfile & WindowedProfile, skipMs: number): CpuP
 
 export function renderProtocolsReport(report: ProtocolsReport): string {
   const lines = [
-    `configuration: ${report.config}; start to ready ${(report.startToReadyMs / 1000).toFixed(1)} s; ` +
+    `configuration: ${report.config}; start to ready ${(report.startToReadyMs / 1000).toFixed(1)} s ` +
+      `(CPU ${(report.cpuToReadyMs / 1000).toFixed(2)} s, load ${report.loadAtReady.toFixed(1)}); ` +
       `RSS when ready ${report.rssReadyMb.toFixed(0)} MB; peak RSS ${report.peakRssMb.toFixed(0)} MB ` +
       `(after the load: ${report.rssAfterMb.toFixed(0)} MB); load average ${os.loadavg()[0]?.toFixed(1)}`,
     '| protocol | calls/s (c=8, repoGet) | p50 / p99 | server CPU per call | errors |',

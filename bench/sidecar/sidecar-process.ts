@@ -34,6 +34,10 @@ export type Sidecar = {
   mcpUrl: string;
   pid: number;
   startToReadyMs: number;
+  /** CPU time (user + system) the process had used when it was ready: steadier than wall time on a shared machine. */
+  cpuToReadyMs: number;
+  /** 1-minute load average when it was ready. */
+  loadAtReady: number;
   /** Epoch ms when the process was spawned (to line a CPU profile up with the load). */
   startedAt: number;
   logFile: string;
@@ -53,6 +57,17 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** CPU time (user + system, ms) a live process has used, from /proc (Linux); NaN elsewhere. */
+export function readCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Resident set size of a live process from /proc (Linux); null elsewhere or when gone. */
@@ -153,13 +168,17 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     }
   }
   const startToReadyMs = performance.now() - t0;
-  await probe.close().catch(() => undefined);
   const pid = child.pid as number;
+  const cpuToReadyMs = readCpuMs(pid);
+  const loadAtReady = os.loadavg()[0] ?? Number.NaN;
+  await probe.close().catch(() => undefined);
   return {
     label: opts.label,
     mcpUrl,
     pid,
     startToReadyMs,
+    cpuToReadyMs,
+    loadAtReady,
     startedAt,
     logFile,
     rssBytes: () => readRss(pid),

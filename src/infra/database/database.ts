@@ -4,9 +4,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
+// Each configuration loads only its own driver (PGlite and its adapter, or pg and @prisma/adapter-pg):
+// the other one would cost start-up CPU and resident memory for nothing.
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { PrismaClient } from '../../generated/prisma/client';
 import { migrate, type MigrationResult } from './migrator';
 import { preparePgliteDataDir } from './pglite-data-dir';
@@ -40,6 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(databaseUrl: string, migrationsDir?: string): Promise<Database> {
+  const { PrismaPg } = await import('@prisma/adapter-pg');
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
   return {
     kind: 'postgres',
@@ -69,8 +70,8 @@ async function openPostgres(databaseUrl: string, migrationsDir?: string): Promis
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
-function pgliteOptions(): PGliteOptions {
-  return { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+function pgliteOptions(defaultStartParams: string[]): PGliteOptions {
+  return { startParams: [...defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
 }
 
 /**
@@ -87,15 +88,19 @@ function baselineWasmOnly(): void {
 
 async function openPglite(dataDir: string, migrationsDir?: string): Promise<Database> {
   baselineWasmOnly();
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('pglite-prisma-adapter'),
+  ]);
   let pglite: PGlite;
   if (dataDir === IN_MEMORY_DATA_DIR) {
-    pglite = new PGlite(pgliteOptions());
+    pglite = new PGlite(pgliteOptions(PGlite.defaultStartParams));
   } else {
     const dir = join(resolve(dataDir), 'pglite');
     mkdirSync(dirname(dir), { recursive: true });
     // A new directory is initialised outside this process (template or child initdb): see pglite-data-dir.ts.
     await preparePgliteDataDir(dir);
-    pglite = new PGlite(dir, pgliteOptions());
+    pglite = new PGlite(dir, pgliteOptions(PGlite.defaultStartParams));
   }
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });

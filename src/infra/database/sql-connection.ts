@@ -2,7 +2,8 @@
 // Both drivers run a script through the simple-query protocol, so a migration file without its
 // own BEGIN/COMMIT still applies atomically, as it does under `prisma migrate deploy`.
 import type { PGlite } from '@electric-sql/pglite';
-import { Client } from 'pg';
+// pg is loaded when a PostgreSQL connection is opened: the embedded default never needs it.
+import type { Client as PgClient } from 'pg';
 
 export interface SqlConnection {
   query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -27,6 +28,7 @@ export function pgliteConnection(db: PGlite): SqlConnection {
 }
 
 export async function postgresConnection(connectionString: string): Promise<SqlConnection> {
+  const { Client } = (await import('pg')) as { Client: typeof PgClient };
   const client = new Client({ connectionString });
   await client.connect();
   return {

@@ -4,7 +4,8 @@
 //    a Redis channel; every replica subscribed to it drops its entry when the message arrives;
 //  - when the subscription (re)connects, everything cached is dropped (messages may have been missed).
 // Without Redis there is one process: the write drops the entry, so the next call reads the change.
-import { Redis } from 'ioredis';
+// ioredis is loaded by connect(): a single replica without Redis never needs it.
+import type { Redis } from 'ioredis';
 import type { OrgPolicySource } from '../../core/policy/org-policy-provider';
 import { normalizeOrg, type OrgPolicy } from '../../core/policy/org-policy';
 
@@ -40,6 +41,7 @@ export class PolicyCache implements OrgPolicySource {
   /** Subscribes to changes made by other replicas; resolves once the subscription is active. */
   async connect(redisUrl: string): Promise<void> {
     const warn = this.options.warn ?? (() => undefined);
+    const { Redis } = await import('ioredis');
     this.publisher = new Redis(redisUrl, {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: true,

@@ -1,4 +1,3 @@
-import { BullJobQueue } from './bullmq-queue';
 import { InProcessJobQueue } from './in-process-queue';
 import type { JobQueue } from './job-queue';
 
@@ -7,12 +6,13 @@ export type JobQueueHooks = {
   onWorkerRestart?: (queue: string, reason: string) => void;
 };
 
-export function createJobQueue(
+/** BullMQ (loaded only then: it and ioredis are a fifth of the modules the service loads) or the in-process queue. */
+export async function createJobQueue(
   redisUrl: string | null,
   onError?: (error: Error) => void,
   hooks: JobQueueHooks = {},
-): JobQueue {
-  return redisUrl
-    ? new BullJobQueue({ redisUrl, onError, onWorkerRestart: hooks.onWorkerRestart })
-    : new InProcessJobQueue();
+): Promise<JobQueue> {
+  if (!redisUrl) return new InProcessJobQueue();
+  const { BullJobQueue } = await import('./bullmq-queue');
+  return new BullJobQueue({ redisUrl, onError, onWorkerRestart: hooks.onWorkerRestart });
 }

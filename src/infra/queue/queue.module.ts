@@ -14,8 +14,8 @@ import type { JobQueue } from './job-queue';
     {
       provide: JOB_QUEUE,
       inject: [APP_CONFIG, LOGGER],
-      useFactory: (config: AppConfig, logger: Logger): JobQueue => {
-        const queue = createJobQueue(
+      useFactory: async (config: AppConfig, logger: Logger): Promise<JobQueue> => {
+        const queue = await createJobQueue(
           config.storage.redisUrl,
           (error) => logger.error({ component: 'queue', err: error.message }, 'queue backend error'),
           {

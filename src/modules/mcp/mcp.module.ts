@@ -12,7 +12,6 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -73,8 +72,10 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
     {
       provide: MCP_SESSION_REVOCATIONS,
       inject: [APP_CONFIG, MCP_LOGGER],
-      useFactory: (config: AppConfig, logger: Logger): SessionRevocations => {
+      // ioredis is loaded only when Redis is configured (start-up CPU of the embedded default).
+      useFactory: async (config: AppConfig, logger: Logger): Promise<SessionRevocations> => {
         if (!config.storage.redisUrl) return new MemorySessionRevocations();
+        const { Redis } = await import('ioredis');
         const redis = new Redis(config.storage.redisUrl, {
           maxRetriesPerRequest: 1,
           enableOfflineQueue: true,

@@ -10,7 +10,6 @@ import { MemoryQuotaCounter, type QuotaCounter } from '../../core/policy/quota';
 import type { AuditSink, PolicyProvider } from '../../core/ports';
 import { OrgPolicyRepository, type PolicyDb } from '../../infra/policy/org-policy.repository';
 import { PolicyCache } from '../../infra/policy/policy-cache';
-import { RedisQuotaCounter } from '../../infra/policy/redis-quota-counter';
 import {
   AUDIT_SINK,
   LOGGER,
@@ -70,12 +69,14 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
     {
       provide: QUOTA_COUNTER,
       inject: [APP_CONFIG, LOGGER],
-      useFactory: (config: AppConfig, logger: Logger): QuotaCounter =>
-        config.storage.redisUrl
-          ? new RedisQuotaCounter(config.storage.redisUrl, (message) =>
-              logger.warn({ component: 'policy' }, message),
-            )
-          : new MemoryQuotaCounter(),
+      // ioredis is loaded only when Redis is configured (start-up CPU of the embedded default).
+      useFactory: async (config: AppConfig, logger: Logger): Promise<QuotaCounter> => {
+        if (!config.storage.redisUrl) return new MemoryQuotaCounter();
+        const { RedisQuotaCounter } = await import('../../infra/policy/redis-quota-counter');
+        return new RedisQuotaCounter(config.storage.redisUrl, (message) =>
+          logger.warn({ component: 'policy' }, message),
+        );
+      },
     },
     {
       provide: ADMIN_AUTH_REGISTRY,

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { openDatabase } from '../../../src/infra/database/database';
+import { defaultMigrationsDir, readMigrations } from '../../../src/infra/database/migrator';
 import {
   extractTar,
   isPgliteDataDir,
@@ -48,6 +49,24 @@ describe('embedded data directory preparation', () => {
     expect(isPgliteDataDir(dir)).toBe(true);
     await expect(preparePgliteDataDir(dir, { template })).resolves.toBe('existing');
   }, 120_000);
+
+  it('the template carries every committed migration, so a first start applies none', async () => {
+    const template = await writePgliteTemplate(join(scratch, 'template-migrated'));
+    const dataDir = join(scratch, 'first-start');
+    await expect(preparePgliteDataDir(join(dataDir, 'pglite'), { template })).resolves.toBe('template');
+    const db = await openDatabase({ databaseUrl: null, dataDir });
+    try {
+      const result = await db.migrate();
+      expect(result.applied).toEqual([]);
+      expect(result.alreadyApplied).toEqual(readMigrations(defaultMigrationsDir()).map((m) => m.name));
+      // The schema is there, not only the bookkeeping.
+      await expect(
+        db.prisma.$queryRawUnsafe('SELECT count(*)::int AS n FROM audit_records'),
+      ).resolves.toEqual([{ n: 0 }]);
+    } finally {
+      await db.close();
+    }
+  }, 180_000);
 
   it('runs initdb in a child process when there is no template (or it is not a data directory)', async () => {
     const bogus = join(scratch, 'bogus.tar.gz');
