@@ -6,7 +6,7 @@ import './infra/runtime/compile-cache';
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { readFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { bundledSpecPath } from './infra/gitea/spec-source';
 import { RAW_TOOL_NAME } from './core/catalogue/tool-catalogue';
 import { GiteaReadiness } from './modules/health/gitea-readiness';
 import { createLogger } from './infra/logging/logger';
+import { bufferedDestination, flushLogsBeforeSignalExit } from './infra/logging/log-destination';
 import { PinoNestLogger } from './infra/logging/nest-logger';
 import { MetricsListener } from './modules/metrics/metrics-listener';
 import { LOGGER } from './modules/tokens';
@@ -33,11 +34,9 @@ export async function createApp(
   config: AppConfig,
   options: Omit<AppModuleOptions, 'config'> = {},
 ): Promise<INestApplication> {
-  // Synchronous stdout: on SIGTERM Nest re-raises the signal once closed, which would drop log
-  // lines still queued in an asynchronous writer (the shutdown lines above all).
-  const logger =
-    options.logger ??
-    createLogger({ level: config.server.logLevel }, pino.destination({ dest: 1, sync: true }));
+  // Buffered, asynchronous stdout (log-destination.ts): the per-call line costs no write on the
+  // request path; what is buffered is written on exit and before Nest's re-raised signal.
+  const logger = options.logger ?? createLogger({ level: config.server.logLevel }, bufferedDestination());
   const app = await NestFactory.create(AppModule.forRoot({ ...options, config, logger }), {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     // The MCP endpoint reads and bounds its own request bodies (MCP_MAX_BODY_BYTES).
@@ -154,6 +153,7 @@ async function main(): Promise<void> {
   // enableShutdownHooks closes the app on signals; this only bounds how long that may take.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      flushLogsBeforeSignalExit(signal);
       started.logger.info({ component: 'server', signal }, 'shutting down');
       setTimeout(() => {
         started.logger.error(

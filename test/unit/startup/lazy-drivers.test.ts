@@ -16,10 +16,10 @@ jest.mock('@electric-sql/pglite', () => refuse('@electric-sql/pglite'));
 jest.mock('pglite-prisma-adapter', () => refuse('pglite-prisma-adapter'));
 
 describe('drivers are loaded when the configuration asks for them', () => {
-  it('loading the whole service (AppModule and the entry point) loads none of them', () => {
-    jest.isolateModules(() => {
-      require('../../../src/app.module');
-      require('../../../src/main');
+  it('loading the whole service (AppModule and the entry point) loads none of them', async () => {
+    await jest.isolateModulesAsync(async () => {
+      await import('../../../src/app.module');
+      await import('../../../src/main');
     });
     expect(loaded).toEqual([]);
   }, 120_000);
