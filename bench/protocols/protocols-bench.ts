@@ -1,7 +1,10 @@
-// `npm run bench -- --protocols [--production] [--only <version>] [--profile] [--seconds N]`:
-// the hot path of each MCP protocol revision side by side. One sidecar (embedded by default, or
-// PostgreSQL + Redis with --production), the bench's fake Gitea, the plain JSON-RPC client at c=8
-// calling repoGet, in interleaved rounds per revision: calls per second, server CPU per call, and
+// `npm run bench -- --protocols [--production] [--only <version>] [--profile] [--seconds N]
+// [--concurrency 8,32] [--no-peer]`: the hot path of each MCP protocol revision side by side. One
+// sidecar (embedded by default, or PostgreSQL + Redis with --production), the bench's fake Gitea,
+// the plain JSON-RPC client at c=8 and c=32 calling repoGet, in interleaved rounds per revision and
+// against the peer (@ivotoby/openapi-mcp-server on the same upstream, driven by the same plain
+// client through its GET event stream): calls per second (and as a multiple of the peer's, target
+// 2x), server CPU per call, and
 // the sidecar's start to ready, resident memory when ready and its peak (VmHWM) after the load.
 // With --profile the sidecar runs under --cpu-prof and the self time by area and the hottest
 // functions are printed (use --only to profile one revision).
@@ -15,15 +18,19 @@ import { summarize } from '../lib/stats.util';
 import {
   BENCH_PROTOCOL_VERSIONS,
   openRawSession,
+  openStreamSession,
   rawToolCall,
+  streamToolCall,
   type RawSession,
+  type StreamSession,
 } from '../load/jsonrpc-client';
+import { PEER_PACKAGE, startPeer, type Peer } from '../peer/openapi-peer';
 import { mergeResults, runLoad, type LoadResult } from '../load/load-runner';
 import { BENCH_MCP_TOKEN, startSidecar } from '../sidecar/sidecar-process';
 import { BENCH_OWNER, BENCH_REPO } from '../upstream/fake-gitea';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const CONCURRENCY = 8;
+const PEER = 'peer';
 
 function arg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -60,7 +67,9 @@ async function forkUpstream(): Promise<{ url: string; child: ChildProcess }> {
 }
 
 export type ProtocolRow = {
+  /** A protocol revision, or "peer". */
   version: string;
+  concurrency: number;
   callsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -78,6 +87,7 @@ export type ProtocolsReport = {
   peakRssMb: number;
   rssAfterMb: number;
   rows: ProtocolRow[];
+  peer?: { version: string; peakRssMb: number } | { error: string };
   profile?: {
     areas: Array<{ area: string; share: number }>;
     functions: Array<{ fn: string; file: string; share: number }>;
@@ -91,6 +101,8 @@ export async function runProtocolsBench(argv: string[]): Promise<ProtocolsReport
   const seconds = Number(arg(argv, '--seconds') ?? '4');
   const rounds = Number(arg(argv, '--rounds') ?? '3');
   const versions = BENCH_PROTOCOL_VERSIONS.filter((v) => !only || v === only);
+  const concurrencies = (arg(argv, '--concurrency') ?? '8,32').split(',').map(Number);
+  const withPeer = !argv.includes('--no-peer') && !profile;
   let services: Awaited<ReturnType<typeof resolveProduction>>['services'] = null;
   if (production) {
     const resolved = await resolveProduction();
@@ -120,50 +132,76 @@ export async function runProtocolsBench(argv: string[]): Promise<ProtocolsReport
     rssAfterMb: 0,
     rows: [],
   };
+  let peer: Peer | null = null;
+  const streams: StreamSession[] = [];
   try {
-    const calls = new Map<string, ReturnType<typeof rawToolCall>>();
+    const maxConcurrency = Math.max(...concurrencies);
+    const calls = new Map<string, { call: ReturnType<typeof rawToolCall>; pid: number }>();
     for (const version of versions) {
       const sessions: RawSession[] = [];
-      for (let i = 0; i < CONCURRENCY; i++)
+      for (let i = 0; i < maxConcurrency; i++)
         sessions.push(await openRawSession(sc.mcpUrl, BENCH_MCP_TOKEN, `bench-${version}-${i}`, version));
       const call = rawToolCall(sessions, 'repoGet', { owner: BENCH_OWNER, repo: BENCH_REPO });
-      await runLoad(call, { concurrency: CONCURRENCY, maxCalls: 200, maxMs: 3000 }); // warm-up
-      calls.set(version, call);
+      await runLoad(call, { concurrency: 8, maxCalls: 200, maxMs: 3000 }); // warm-up
+      calls.set(version, { call, pid: sc.pid });
     }
-    loadStartedAt = Date.now();
-    const results = new Map<string, LoadResult[]>(versions.map((v) => [v, []]));
-    const cpu = new Map<string, { ms: number; calls: number }>(versions.map((v) => [v, { ms: 0, calls: 0 }]));
-    for (let r = 0; r < rounds; r++) {
-      for (const version of versions) {
-        const c0 = cpuMs(sc.pid);
-        const res = await runLoad(calls.get(version)!, {
-          concurrency: CONCURRENCY,
-          maxCalls: 1_000_000,
-          maxMs: seconds * 1000,
-        });
-        const acc = cpu.get(version)!;
-        acc.ms += cpuMs(sc.pid) - c0;
-        acc.calls += res.latenciesMs.length + res.errors;
-        results.get(version)!.push(res);
+    if (withPeer) {
+      try {
+        peer = await startPeer({ root: ROOT, upstreamUrl: upstream.url });
+        const probe = await peer.connect('aegis-bench-peer-probe');
+        const tool = await peer.toolFor(probe, 'repoGet');
+        await probe.close();
+        if (!tool) throw new Error('the peer has no tool for repoGet');
+        for (let i = 0; i < maxConcurrency; i++)
+          streams.push(await openStreamSession(peer.mcpUrl, `bench-peer-${i}`));
+        const call = streamToolCall(streams, tool, { owner: BENCH_OWNER, repo: BENCH_REPO });
+        await runLoad(call, { concurrency: 8, maxCalls: 200, maxMs: 3000 }); // warm-up
+        calls.set(PEER, { call, pid: peer.pid });
+      } catch (error) {
+        report.peer = { error: error instanceof Error ? error.message : String(error) };
+        log(`peer not measured: ${report.peer.error}`);
       }
     }
-    for (const version of versions) {
-      const merged = mergeResults(results.get(version)!);
-      const lat = summarize(merged.latenciesMs);
-      const acc = cpu.get(version)!;
-      report.rows.push({
-        version,
-        callsPerSecond: Math.round(merged.throughput),
-        p50Ms: lat.p50,
-        p99Ms: lat.p99,
-        serverCpuMsPerCall: acc.calls ? acc.ms / acc.calls : Number.NaN,
-        errors: merged.errors,
-        firstError: merged.firstError,
-      });
+    loadStartedAt = Date.now();
+    const targets = [...calls.keys()];
+    for (const concurrency of concurrencies) {
+      const results = new Map<string, LoadResult[]>(targets.map((v) => [v, []]));
+      const cpu = new Map<string, { ms: number; calls: number }>(
+        targets.map((v) => [v, { ms: 0, calls: 0 }]),
+      );
+      for (let r = 0; r < rounds; r++) {
+        for (const target of targets) {
+          const { call, pid } = calls.get(target)!;
+          const c0 = cpuMs(pid);
+          const res = await runLoad(call, { concurrency, maxCalls: 1_000_000, maxMs: seconds * 1000 });
+          const acc = cpu.get(target)!;
+          acc.ms += cpuMs(pid) - c0;
+          acc.calls += res.latenciesMs.length + res.errors;
+          results.get(target)!.push(res);
+        }
+      }
+      for (const target of targets) {
+        const merged = mergeResults(results.get(target)!);
+        const lat = summarize(merged.latenciesMs);
+        const acc = cpu.get(target)!;
+        report.rows.push({
+          version: target,
+          concurrency,
+          callsPerSecond: Math.round(merged.throughput),
+          p50Ms: lat.p50,
+          p99Ms: lat.p99,
+          serverCpuMsPerCall: acc.calls ? acc.ms / acc.calls : Number.NaN,
+          errors: merged.errors,
+          firstError: merged.firstError,
+        });
+      }
     }
+    if (peer) report.peer = { version: peer.version, peakRssMb: statusMb(peer.pid, 'VmHWM') };
     report.peakRssMb = statusMb(sc.pid, 'VmHWM');
     report.rssAfterMb = statusMb(sc.pid, 'VmRSS');
   } finally {
+    for (const stream of streams) stream.close();
+    await peer?.stop().catch(() => undefined);
     await sc.stop();
     upstream.child.send('stop');
     await services?.cleanup().catch(() => undefined);
@@ -215,13 +253,23 @@ export function renderProtocolsReport(report: ProtocolsReport): string {
       `(CPU ${(report.cpuToReadyMs / 1000).toFixed(2)} s, load ${report.loadAtReady.toFixed(1)}); ` +
       `RSS when ready ${report.rssReadyMb.toFixed(0)} MB; peak RSS ${report.peakRssMb.toFixed(0)} MB ` +
       `(after the load: ${report.rssAfterMb.toFixed(0)} MB); load average ${os.loadavg()[0]?.toFixed(1)}`,
-    '| protocol | calls/s (c=8, repoGet) | p50 / p99 | server CPU per call | errors |',
-    '|---|---|---|---|---|',
-    ...report.rows.map(
-      (r) =>
-        `| ${r.version} | ${r.callsPerSecond} | ${r.p50Ms.toFixed(1)} / ${r.p99Ms.toFixed(1)} ms | ` +
-        `${r.serverCpuMsPerCall.toFixed(2)} ms | ${r.errors}${r.firstError ? ` (${r.firstError.slice(0, 80)})` : ''} |`,
-    ),
+    report.peer && 'version' in report.peer
+      ? `peer: ${PEER_PACKAGE} ${report.peer.version}, plain client on its GET event stream; its peak RSS ${report.peer.peakRssMb.toFixed(0)} MB`
+      : `peer: not measured${report.peer && 'error' in report.peer ? ` (${report.peer.error})` : ''}`,
+    '| protocol | concurrency | calls/s (repoGet) | × the peer (target >= 2) | p50 / p99 | server CPU per call | errors |',
+    '|---|---|---|---|---|---|---|',
+    ...report.rows.map((r) => {
+      const peer = report.rows.find((p) => p.version === PEER && p.concurrency === r.concurrency);
+      const ratio =
+        r.version === PEER || !peer || !peer.callsPerSecond
+          ? ''
+          : `${(r.callsPerSecond / peer.callsPerSecond).toFixed(2)}× ${r.callsPerSecond / peer.callsPerSecond >= 2 ? 'PASS' : 'FAIL'}`;
+      return (
+        `| ${r.version === PEER ? `peer ${PEER_PACKAGE}` : r.version} | ${r.concurrency} | ${r.callsPerSecond} | ${ratio} | ` +
+        `${r.p50Ms.toFixed(1)} / ${r.p99Ms.toFixed(1)} ms | ${r.serverCpuMsPerCall.toFixed(2)} ms | ` +
+        `${r.errors}${r.firstError ? ` (${r.firstError.slice(0, 80)})` : ''} |`
+      );
+    }),
   ];
   if (report.profile) {
     lines.push('', 'self time by area:');
