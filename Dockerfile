@@ -45,6 +45,7 @@ COPY --from=build /src/web/dist ./web/dist
 COPY package.json ./
 COPY prisma/migrations ./prisma/migrations
 COPY gitea/swagger.v1.json ./gitea/swagger.v1.json
+COPY gitea/tool-vectors.use-lite.json ./gitea/tool-vectors.use-lite.json
 # The only writable place besides /tmp: the embedded database (unused when DATABASE_URL is set).
 RUN groupadd --system --gid 10001 aegis \
  && useradd --system --uid 10001 --gid aegis --home-dir /data --shell /usr/sbin/nologin aegis \

@@ -1308,7 +1308,14 @@ async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[
   const result = (await (mod.runAgentEconomyBench as () => Promise<unknown>)()) as {
     tokenizer: string;
     scenarios: Scenario[];
-    search: { tuning: Figures; blindA: Figures; blindB: Figures; heldout: Figures };
+    search: {
+      tuning: Figures;
+      blindA: Figures;
+      blindB: Figures;
+      heldout: Figures;
+      lexical: { tuning: Figures; blindA: Figures; blindB: Figures; heldout: Figures };
+      embeddings: { model: string; firstSearchMs: number; rssMb: number; searchMs: number };
+    };
   };
   raw.agentEconomy = result;
   const rows: BenchRow[] = [];
@@ -1352,6 +1359,25 @@ async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[
     rows.push(
       unavailableRow(section, 'discovery search, held-out set', 'no bench/discovery/heldout/tasks.json'),
     );
+  // The same sets with words only (DISCOVERY_EMBEDDINGS=off), and what the sentence encoder costs.
+  const lexical = result.search.lexical;
+  for (const [name, f] of [
+    ['tuning set', lexical.tuning],
+    ['blind half A', lexical.blindA],
+    ['blind half B', lexical.blindB],
+    ['held-out set', lexical.heldout],
+  ] as const)
+    if (f.total)
+      rows.push(
+        infoRow(section, `words only: top-1, ${name} (${f.total} tasks)`, f.top1 * 100, '%'),
+        infoRow(section, `words only: top-3, ${name} (${f.total} tasks)`, f.top3 * 100, '%'),
+      );
+  const cost = result.search.embeddings;
+  rows.push(
+    infoRow(section, 'sentence encoder: first search (loads the model)', cost.firstSearchMs, 'ms', cost.model),
+    infoRow(section, 'sentence encoder: memory added by the first search (RSS)', cost.rssMb, 'MiB'),
+    infoRow(section, 'sentence encoder: one search after that', cost.searchMs, 'ms'),
+  );
   return rows;
 }
 

@@ -49,6 +49,7 @@ export type AppConfig = {
     maxBinaryBytes: number; // MAX_BINARY_BYTES
     hygieneFileContents?: 'flag' | 'neutralise'; // HYGIENE_FILE_CONTENTS
     maxTextBodyBytes?: number; // MAX_TEXT_BODY_BYTES (default 4 x maxResponseChars)
+    discoveryEmbeddings?: 'on' | 'off'; // DISCOVERY_EMBEDDINGS
   };
   secrets: {
     detectionMode: SecretDetectionMode; // SECRET_DETECTION_MODE

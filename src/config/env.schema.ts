@@ -336,6 +336,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     integer(1024, 64 * 1024 * 1024),
   ),
   v(
+    'DISCOVERY_EMBEDDINGS',
+    'tools',
+    'on',
+    'Discovery search (gitea_search_tools) also ranks by meaning with a sentence encoder bundled with the service (Universal Sentence Encoder lite, loaded on the first search, which then takes 1 to 2 s more, and holds about 110 MiB more memory from then on); off: words only.',
+    oneOf(['on', 'off'] as const),
+  ),
+  v(
     'SECRET_DETECTION_MODE',
     'secrets',
     'mask',
@@ -592,6 +599,7 @@ export function parseConfig(env: Env): ParseResult {
       maxBinaryBytes: get('MAX_BINARY_BYTES', 1_048_576),
       hygieneFileContents: get<'flag' | 'neutralise'>('HYGIENE_FILE_CONTENTS', 'flag'),
       maxTextBodyBytes: get('MAX_TEXT_BODY_BYTES', 4 * get('MAX_TOOL_RESPONSE_CHARS', 100_000)),
+      discoveryEmbeddings: get<'on' | 'off'>('DISCOVERY_EMBEDDINGS', 'on'),
     },
     secrets: {
       detectionMode: get<SecretDetectionMode>('SECRET_DETECTION_MODE', 'mask'),

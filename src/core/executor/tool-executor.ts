@@ -17,6 +17,7 @@ import { decideGlobal, type PolicySubject } from '../policy/call-policy';
 import { decideCall, type CallDecision } from '../policy/org-policy';
 import { takeQuotas } from '../policy/quota';
 import { CatalogueSearch } from '../catalogue/discovery-search';
+import { FusedSearch } from '../catalogue/semantic-search';
 import { RouteMatcher } from '../catalogue/route-matcher';
 import {
   DESCRIBE_TOOL_NAME,
@@ -120,6 +121,8 @@ const RAW_PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]+$/;
 export class ToolExecutor implements ToolService {
   readonly catalogue: ToolCatalogue;
   private readonly search: CatalogueSearch;
+  /** The search by words and meaning, when a sentence encoder is given (DISCOVERY_EMBEDDINGS). */
+  private readonly fused: FusedSearch | null;
   private readonly matcher: RouteMatcher;
   private readonly validator = new ArgumentValidator();
   private readonly rawTool = rawToolDefinition();
@@ -135,6 +138,9 @@ export class ToolExecutor implements ToolService {
     this.catalogue =
       'operations' in spec ? spec : buildCatalogue(spec, { maxBinaryBytes: options.tools.maxBinaryBytes });
     this.search = new CatalogueSearch(this.catalogue.operations);
+    this.fused = deps.sentenceEncoder
+      ? new FusedSearch(this.search, this.catalogue.operations, deps.sentenceEncoder, deps.warn)
+      : null;
     this.matcher = new RouteMatcher(this.catalogue.operations);
     this.exit = new CallExit({
       audit: deps.audit,
@@ -773,7 +779,8 @@ export class ToolExecutor implements ToolService {
 
   private async searchTools(query: string, limit: number, org: string | null) {
     // Disabled tools are found and flagged, not hidden: the agent learns why a call would fail.
-    const found = this.search.search(query, limit).map((hit) => {
+    const ranked = this.fused ? await this.fused.search(query, limit) : this.search.search(query, limit);
+    const found = ranked.map((hit) => {
       const op = this.catalogue.byName.get(hit.name);
       const refusal = op ? globalRefusal(op, this.options.tools) : null;
       return refusal ? { ...hit, disabled: { kind: refusal.kind, reason: refusal.message } } : hit;

@@ -7,6 +7,7 @@ import type { ToolSettings } from './tool-settings';
 import type { QuotaCounter } from '../policy/quota';
 
 import type { McpToolDefinition } from '../catalogue/tool-definition';
+import type { SentenceEncoder } from '../catalogue/semantic-search';
 
 export type { JsonObject, JsonValue, McpToolDefinition } from '../catalogue/tool-definition';
 
@@ -111,4 +112,6 @@ export type ToolServiceDeps = {
   /** Unique id per call for the audit record; defaults to crypto.randomUUID. */
   newEventId?: () => string;
   warn?: (message: string) => void;
+  /** Ranks gitea_search_tools by meaning too (fused with the lexical search); lexical only without it. */
+  sentenceEncoder?: SentenceEncoder;
 };

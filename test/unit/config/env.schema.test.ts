@@ -52,6 +52,7 @@ describe('parseConfig', () => {
       maxBinaryBytes: 1048576,
       hygieneFileContents: 'flag',
       maxTextBodyBytes: 400000,
+      discoveryEmbeddings: 'on',
     });
     expect(config.secrets).toEqual({
       detectionMode: 'mask',
