@@ -339,7 +339,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     'DISCOVERY_EMBEDDINGS',
     'tools',
     'on',
-    'Discovery search (gitea_search_tools) also ranks by meaning with a sentence encoder bundled with the service (Universal Sentence Encoder lite, loaded on the first search, which then takes 1 to 2 s more, and holds about 110 MiB more memory from then on); off: words only.',
+    'Discovery search (gitea_search_tools) also ranks by meaning with a sentence encoder bundled with the service (Universal Sentence Encoder lite, loaded on the first search, which then takes 1 to 2 s more, and holds 120 to 170 MiB more memory from then on); off: words only.',
     oneOf(['on', 'off'] as const),
   ),
   v(
