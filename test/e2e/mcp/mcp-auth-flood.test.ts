@@ -4,7 +4,7 @@
 import { startGitea, type TestGitea } from './helpers/gitea';
 import { BEARER, startMcpApp, testConfig, type McpApp } from './helpers/mcp-app';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 async function post(url: string, authorization: string): Promise<Response> {
   return fetch(url, {

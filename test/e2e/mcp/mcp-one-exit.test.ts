@@ -5,7 +5,7 @@
 import { startGitea, type TestGitea } from './helpers/gitea';
 import { BEARER, startMcpApp, testConfig, type McpApp } from './helpers/mcp-app';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const MODERN = '2026-07-28';
 const meta = {

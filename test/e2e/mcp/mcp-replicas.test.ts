@@ -6,7 +6,7 @@ import { startGitea, type TestGitea } from './helpers/gitea';
 import { BEARER, startMcpApp, testConfig, type McpApp } from './helpers/mcp-app';
 import { connect, envelope } from './helpers/clients';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 function roundRobin(targets: string[]): Promise<{ url: string; hits: number[]; close(): Promise<void> }> {
   const hits = targets.map(() => 0);

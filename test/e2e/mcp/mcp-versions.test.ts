@@ -4,7 +4,7 @@ import { startGitea, type TestGitea } from './helpers/gitea';
 import { BEARER, startMcpApp, testConfig, type McpApp } from './helpers/mcp-app';
 import { CLIENTS, connect, envelope } from './helpers/clients';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 describe('MCP endpoint across protocol versions and SDK lines', () => {
   let sim: TestGitea;

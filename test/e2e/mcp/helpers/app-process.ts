@@ -5,7 +5,6 @@
 import 'reflect-metadata';
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../../../../src/config/app-config';
 import { AppConfigModule } from '../../../../src/config/config.module';
 import { McpModule } from '../../../../src/modules/mcp/mcp.module';
@@ -13,6 +12,7 @@ import { ToolsModule } from '../../../../src/modules/tools/tools.module';
 import { createApp } from '../../../../src/main';
 import type { AuditSink } from '../../../../src/core/ports';
 import { AUDIT_SINK } from '../../../../src/modules/tokens';
+import { serveChild } from '../../helpers/child-entry';
 
 // With AEGIS_TEST_RECORD_AUDIT=true, every audit entry is written to stdout as one `AUDIT <json>`
 // line, so a test can check what the AuditSink receives without a database.
@@ -39,29 +39,15 @@ class McpTestModule {
   }
 }
 
-async function main(): Promise<void> {
-  const config = JSON.parse(process.env.AEGIS_TEST_CONFIG ?? '') as AppConfig;
-  const bodyParser = process.env.AEGIS_TEST_BODY_PARSER === 'true';
-  const app =
-    process.env.AEGIS_TEST_FULL === 'true'
-      ? await createApp(config)
-      : await NestFactory.create(McpTestModule.with(config, process.env.AEGIS_TEST_RECORD_AUDIT === 'true'), {
+serveChild(
+  () => {
+    const config = JSON.parse(process.env.AEGIS_TEST_CONFIG ?? '') as AppConfig;
+    return process.env.AEGIS_TEST_FULL === 'true'
+      ? createApp(config)
+      : NestFactory.create(McpTestModule.with(config, process.env.AEGIS_TEST_RECORD_AUDIT === 'true'), {
           logger: false,
-          bodyParser,
+          bodyParser: process.env.AEGIS_TEST_BODY_PARSER === 'true',
         });
-  await app.listen(Number(process.env.AEGIS_TEST_PORT ?? '0'), '127.0.0.1');
-  const port = (app.getHttpServer().address() as AddressInfo).port;
-  process.stdout.write(`READY ${port}\n`);
-  const stop = (): void => {
-    void app.close().finally(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `boot failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+  },
+  Number(process.env.AEGIS_TEST_PORT ?? '0'),
+);

@@ -4,12 +4,12 @@
 // OAuth issue until they land. Never part of the shipped service. Prints "READY <port>".
 import 'reflect-metadata';
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import type { AddressInfo } from 'node:net';
 import { FEATURE_MODULES } from '../../../../src/app.module';
 import { APP_CONFIG, type AppConfig } from '../../../../src/config/app-config';
 import { createApp } from '../../../../src/main';
 import { giteaAsToken, type AdminAuthRegistry } from '../../../../src/modules/policy/admin-auth';
 import { ADMIN_AUTH_REGISTRY } from '../../../../src/modules/policy/policy.tokens';
+import { serveChild } from '../../helpers/child-entry';
 
 @Module({})
 class PersonTokenAuthModule implements OnModuleInit {
@@ -37,22 +37,7 @@ class PersonTokenAuthModule implements OnModuleInit {
   }
 }
 
-async function main(): Promise<void> {
+serveChild(() => {
   const config = JSON.parse(process.env.AEGIS_TEST_CONFIG ?? '') as AppConfig;
-  const app = await createApp(config, { features: [...FEATURE_MODULES, PersonTokenAuthModule] });
-  await app.listen(0, '127.0.0.1');
-  const port = (app.getHttpServer().address() as AddressInfo).port;
-  process.stdout.write(`READY ${port}\n`);
-  const stop = (): void => {
-    void app.close().finally(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `boot failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
+  return createApp(config, { features: [...FEATURE_MODULES, PersonTokenAuthModule] });
 });
