@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import {
   asSession,
+  horizontalOverflow,
   seriousViolations,
   SHOTS,
   startConsoleStack,
@@ -189,6 +190,19 @@ describe('revocations through the admin API are audited in the chain', () => {
     expect(detail).toContain('"owner": "alice"');
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'audit-revocations-1280.png'), fullPage: true });
-    for (const c of [alice, bob, admin, aliceAgain]) await c.context.close();
+
+    // At a phone's width: the same records, no page-wide horizontal scroll, axe clean.
+    const phone = await stack.signIn('admin', { width: 390, height: 844 });
+    await phone.page.goto(`${stack.base}/admin/audit`);
+    await phone.page.getByLabel('record type').selectOption({ label: 'Grant revocations' });
+    await phone.page.getByRole('button', { name: 'Apply filters' }).click();
+    await waitForExpression(
+      phone.page,
+      `document.querySelectorAll('[aria-label="Audit records"] tbody tr').length === 5`,
+    );
+    expect(await horizontalOverflow(phone.page)).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(phone.page)).toEqual([]);
+    await phone.page.screenshot({ path: join(SHOTS, 'audit-revocations-390.png'), fullPage: true });
+    for (const c of [alice, bob, admin, aliceAgain, phone]) await c.context.close();
   }, 240_000);
 });
