@@ -30,7 +30,9 @@ export class CallExit {
     if (this.finished.has(outcome)) return;
     this.finished.add(outcome);
     try {
-      this.deps.audit.record(auditEntryOf(outcome, this.newEventId()));
+      const eventId = this.newEventId();
+      outcome.auditEventId = eventId;
+      this.deps.audit.record(auditEntryOf(outcome, eventId));
     } catch (error) {
       this.deps.warn?.(
         `audit sink failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`,

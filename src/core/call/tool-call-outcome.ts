@@ -50,6 +50,8 @@ export type ToolCallOutcome = {
   arguments: unknown;
   /** Set by the MCP layer: the protocol revision of the exchange (log line). */
   protocolVersion?: string;
+  /** The eventId of the call's audit record, set by the exit when it writes it. */
+  auditEventId?: string;
 };
 
 /** What the call path needs to know of a refusal decided outside the executor. */

@@ -197,6 +197,40 @@ export class OAuthStore {
     return grants.map((g) => ({ ...g, clientName: names.get(g.clientId) ?? g.clientId }));
   }
 
+  /** A call on this grant was refused for scope (step-up), recorded under `eventId`. */
+  async recordStepUp(grantId: string, eventId: string | null, at: Date): Promise<void> {
+    await this.prisma.oAuthGrant.updateMany({
+      where: { id: grantId },
+      data: { stepUpEventId: eventId, stepUpAt: at },
+    });
+  }
+
+  /** The person's latest grant for a client (revoked or not), before a new one is created. */
+  async latestGrantOf(personId: string, clientId: string): Promise<GrantRow | null> {
+    return (await this.prisma.oAuthGrant.findFirst({
+      where: { personId, clientId },
+      orderBy: { createdAt: 'desc' },
+    })) as GrantRow | null;
+  }
+
+  /**
+   * Takes the latest step-up refusal of the person with this client since `since` (once: it is
+   * cleared), for the elevation event's correlation id.
+   */
+  async takeStepUp(personId: string, clientId: string, since: Date): Promise<string | null> {
+    const row = await this.prisma.oAuthGrant.findFirst({
+      where: { personId, clientId, stepUpAt: { gte: since }, stepUpEventId: { not: null } },
+      orderBy: { stepUpAt: 'desc' },
+      select: { id: true, stepUpEventId: true },
+    });
+    if (!row?.stepUpEventId) return null;
+    const taken = await this.prisma.oAuthGrant.updateMany({
+      where: { id: row.id, stepUpEventId: row.stepUpEventId },
+      data: { stepUpEventId: null, stepUpAt: null },
+    });
+    return taken.count === 1 ? row.stepUpEventId : null;
+  }
+
   /** Records a use: last use always, first use only while it is still empty (set once). */
   async touchGrant(id: string, at: Date): Promise<void> {
     await this.prisma.oAuthGrant.updateMany({ where: { id, firstUsedAt: null }, data: { firstUsedAt: at } });

@@ -21,6 +21,12 @@ export interface IdentityResolver {
   upstreamUnauthorized(identity: CallIdentity): void;
   /** The WWW-Authenticate challenge for a 401; carries resource_metadata once OAuth exists. */
   challenge(failure: AuthFailure): string;
+  /**
+   * A call of `identity` was refused 403 insufficient_scope (a step-up challenge), recorded under
+   * `refusalEventId`: an OAuth resolver keeps it so that the elevated grant's audit event can name
+   * it (the correlation id, checklist B12).
+   */
+  stepUpRequested?(identity: CallIdentity, refusalEventId: string | null): void;
 }
 
 export const IDENTITY_RESOLVER = Symbol('IDENTITY_RESOLVER');

@@ -46,6 +46,8 @@ export type McpEndpointOptions = {
   logger: Logger;
   /** RFC 9728 metadata URL named in the 403 insufficient_scope challenge (OAuth mode). */
   resourceMetadataUrl?: string;
+  /** Told of every step-up refusal with its audit record's eventId (the resolver keeps it). */
+  stepUp?: (identity: CallIdentity, refusalEventId: string | null) => void;
 };
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -455,7 +457,7 @@ export class McpEndpoint {
       );
     const tool = String((params as { name?: unknown }).name).slice(0, 200);
     const text = `Forbidden: insufficient_scope: ${tool} needs ${needed.join(' ')}; the token has ${identity.scopes.join(' ') || 'none'}`;
-    this.options.protocol.refuseCall(
+    const outcome = this.options.protocol.refuseCall(
       params,
       {
         identity,
@@ -467,6 +469,9 @@ export class McpEndpoint {
       { kind: 'forbidden', status: 403, message: text, details: { needed_scopes: needed } },
       Date.now(),
     );
+    // The refusal is this call's one audit record; the elevation that may follow is recorded by the
+    // authorization server as its own event, naming this record's eventId.
+    this.options.stepUp?.(identity, outcome.auditEventId ?? null);
     this.reject(res, 403, message.id, SERVER_ERROR, text, 'insufficient_scope');
     return true;
   }

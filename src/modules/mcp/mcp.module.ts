@@ -119,7 +119,15 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
     },
     {
       provide: MCP_ENDPOINT,
-      inject: [APP_CONFIG, HTTP_ADMISSION, MCP_PROTOCOL, MCP_SESSION_REVOCATIONS, MCP_METRICS, MCP_LOGGER],
+      inject: [
+        APP_CONFIG,
+        HTTP_ADMISSION,
+        MCP_PROTOCOL,
+        MCP_SESSION_REVOCATIONS,
+        MCP_METRICS,
+        MCP_LOGGER,
+        IDENTITY_RESOLVER,
+      ],
       useFactory: (
         config: AppConfig,
         admission: HttpAdmission,
@@ -127,6 +135,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
         revocations: SessionRevocations,
         metrics: McpMetrics,
         logger: Logger,
+        resolver: IdentityResolver,
       ) =>
         new McpEndpoint({
           admission,
@@ -139,6 +148,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
           metrics,
           logger,
           resourceMetadataUrl: `${config.server.publicUrl.replace(/\/+$/, '')}/.well-known/oauth-protected-resource/mcp`,
+          stepUp: (identity, refusalEventId) => resolver.stepUpRequested?.(identity, refusalEventId),
         }),
     },
   ],

@@ -2,7 +2,7 @@
 // /oauth/token, /oauth/revoke, /oauth/register, the self-service grants page). Framework-free
 // apart from the types it is handed: the Nest controller only turns HTTP into these calls and
 // the answers (`HttpAnswer`) back into HTTP. See docs/adr/0011-oauth-authorization-server.md.
-import { hkdfSync } from 'node:crypto';
+import { hkdfSync, randomUUID } from 'node:crypto';
 import {
   authorizationResponseUrl,
   checkAuthorizeRequest,
@@ -35,6 +35,7 @@ import {
 import { hostCookie, parseCookies, signValue, verifySignedValue } from '../../core/oauth/signed-value';
 import { hashToken, newToken, randomId } from '../../core/oauth/tokens';
 import { WindowLimiter } from '../../core/oauth/window-limiter';
+import type { AuditSink } from '../../core/ports';
 import type { CimdFetcher } from '../../infra/oauth/cimd-fetcher';
 import type { ClientRow, OAuthStore } from '../../infra/oauth/oauth-store';
 import { consentPage, errorPage, grantsPage, pageHeaders } from './pages';
@@ -56,9 +57,17 @@ export type AuthorizationServerOptions = {
   fetcher: CimdFetcher;
   signIn: GiteaSignIn;
   grants: GiteaGrantStore;
+  /** Where scope elevations are recorded (AUDIT_SINK); none in tests that do not look. */
+  audit?: AuditSink | null;
   now?: () => number;
   warn?: (message: string) => void;
 };
+
+/** `tool` and `kind` of the audit event of a scope elevation (checklist B12). */
+export const ELEVATION_TOOL = 'oauth.elevate';
+export const ELEVATION_KIND = 'scope_elevated';
+/** How long after a step-up refusal an elevated grant still names it as its correlation id. */
+const STEP_UP_WINDOW_MS = 10 * 60_000;
 
 const INTERACTION_SECONDS = 600;
 const CODE_SECONDS = 60;
@@ -501,6 +510,7 @@ export class AuthorizationServer implements McpGrantRevoker {
   ): Promise<string> {
     const grantId = randomId();
     const scope = normaliseScopes(request.scopes).join(' ');
+    const previous = await this.o.store.latestGrantOf(session.personId, clientId);
     await this.o.store.createGrant({
       id: grantId,
       personId: session.personId,
@@ -522,7 +532,71 @@ export class AuthorizationServer implements McpGrantRevoker {
       redirectUri: request.redirectUri,
       expiresAt: new Date(this.now() + CODE_SECONDS * 1000),
     });
+    const before = previous?.scope.split(' ').filter(Boolean) ?? [];
+    const after = scope.split(' ');
+    if (previous && !scopesCover(before, after))
+      await this.recordElevation(session, clientId, {
+        from: previous.scope,
+        to: scope,
+        grantId,
+        previousGrantId: previous.id,
+      });
     return code;
+  }
+
+  /**
+   * A person granted a client more than its previous grant had: its own audit event (not a tool
+   * call, so "one record per tool call" stays true), naming the step-up refusal that led to it
+   * when there was one in the last ten minutes (the refusal record's eventId: the correlation id).
+   */
+  private async recordElevation(
+    session: Session,
+    clientId: string,
+    change: { from: string; to: string; grantId: string; previousGrantId: string },
+  ): Promise<void> {
+    if (!this.o.audit) return;
+    try {
+      const refusalEventId = await this.o.store.takeStepUp(
+        session.personId,
+        clientId,
+        new Date(this.now() - STEP_UP_WINDOW_MS),
+      );
+      const client = await this.o.store.client(clientId);
+      this.o.audit.record({
+        eventId: randomUUID(),
+        time: new Date(this.now()),
+        login: session.login,
+        mode: 'oauth',
+        sudo: null,
+        clientName: client?.name ?? null,
+        clientVersion: null,
+        tool: ELEVATION_TOOL,
+        operationId: null,
+        org: null,
+        repo: null,
+        method: null,
+        path: null,
+        status: 200,
+        kind: ELEVATION_KIND,
+        durationMs: 0,
+        resultBytes: 0,
+        redactions: 0,
+        masks: 0,
+        blocked: false,
+        arguments: {
+          client_id: clientId,
+          from_scope: change.from,
+          to_scope: change.to,
+          grant_id: change.grantId,
+          previous_grant_id: change.previousGrantId,
+          refusal_event_id: refusalEventId,
+        },
+      });
+    } catch (error) {
+      this.o.warn?.(
+        `could not audit a scope elevation: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 
   // --- token endpoint

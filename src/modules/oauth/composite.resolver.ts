@@ -22,6 +22,10 @@ export class CompositeIdentityResolver implements IdentityResolver {
     else this.serviceToken?.upstreamUnauthorized(identity);
   }
 
+  stepUpRequested(identity: CallIdentity, refusalEventId: string | null): void {
+    if (identity.mode === 'oauth') this.oauth.stepUpRequested(identity, refusalEventId);
+  }
+
   challenge(failure: AuthFailure): string {
     return this.oauth.challenge(failure);
   }

@@ -183,6 +183,15 @@ export class OAuthIdentityResolver implements IdentityResolver {
     if (v) void this.o.grants.upstreamUnauthorized(v.giteaGrantId, identity.token).catch(() => undefined);
   }
 
+  /** Remembers the refused call on the grant; the authorization server reads it on elevation. */
+  stepUpRequested(identity: CallIdentity, refusalEventId: string | null): void {
+    if (identity.mode !== 'oauth' || !identity.subject.startsWith('oauth:')) return;
+    const grantId = identity.subject.slice('oauth:'.length);
+    void this.o.store.recordStepUp(grantId, refusalEventId, new Date(this.now())).catch((error: unknown) => {
+      this.o.warn?.(`could not record a step-up: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
   challenge(failure: AuthFailure): string {
     return bearerChallenge({
       resourceMetadataUrl: this.o.resourceMetadataUrl,

@@ -6,10 +6,12 @@ import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { GiteaGrantStore, GiteaSignIn } from '../../core/oauth/gitea-seam';
+import type { AuditSink } from '../../core/ports';
 import type { PrismaClient } from '../../generated/prisma/client';
 import { CimdFetcher } from '../../infra/oauth/cimd-fetcher';
 import { OAuthStore } from '../../infra/oauth/oauth-store';
 import {
+  AUDIT_SINK,
   GITEA_GRANT_STORE,
   GITEA_SIGN_IN,
   LOGGER,
@@ -60,6 +62,7 @@ function enabled(config: AppConfig): boolean {
         { token: GITEA_SIGN_IN, optional: true },
         { token: GITEA_GRANT_STORE, optional: true },
         { token: LOGGER, optional: true },
+        { token: AUDIT_SINK, optional: true },
       ],
       useFactory: (
         config: AppConfig,
@@ -69,6 +72,7 @@ function enabled(config: AppConfig): boolean {
         signIn?: GiteaSignIn | null,
         grants?: GiteaGrantStore | null,
         logger?: Logger,
+        audit?: AuditSink,
       ) => {
         if (!enabled(config) || !store || !fetcher) return null;
         if (!signIn || !grants)
@@ -90,6 +94,7 @@ function enabled(config: AppConfig): boolean {
           fetcher,
           signIn,
           grants,
+          audit: audit ?? null,
           warn: (message) => logger?.warn({ component: 'oauth' }, message),
         });
         relay.attach(server);

@@ -5,6 +5,7 @@
 // the person, refresh, revocation and the scope step-up. Two people share one client; at the end
 // a dump of the database must not contain any token the run minted or received.
 import { execFileSync } from 'node:child_process';
+import { Client as PgClient } from 'pg';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { startDocServer, type DocServer } from './helpers/doc-server';
 import {
@@ -272,6 +273,51 @@ describe('TypeScript SDK 2.x OAuth client against the service and the Gitea simu
     expect(envelope(created).identity.login).toBe('alice');
     expect(envelope(created).request?.method ?? 'POST').toBe('POST');
     await writer.close();
+
+    // Audit (checklist B12): each refused call left exactly one record (the refusal); the elevation
+    // is its own event, recorded when the elevated grant was issued, naming the last refusal's
+    // eventId as its correlation id.
+    expect(stack.databaseUrl).toBeTruthy();
+    const pg = new PgClient({ connectionString: stack.databaseUrl! });
+    await pg.connect();
+    try {
+      type Row = { event_id: string; tool: string; kind: string | null; status: number; arguments: any };
+      const rows = async () =>
+        (
+          await pg.query<Row>(
+            "select event_id, tool, kind, status, arguments from audit_records where login = 'alice' and (tool = 'repoCreateBranch' or tool = 'oauth.elevate') order by seq",
+          )
+        ).rows;
+      let seen: Row[] = [];
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+        seen = await rows();
+        if (
+          seen.filter((r) => r.tool === 'repoCreateBranch').length >= 3 &&
+          seen.some((r) => r.tool === 'oauth.elevate')
+        )
+          break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const calls = seen.filter((r) => r.tool === 'repoCreateBranch');
+      const refusals = calls.filter((r) => r.status === 403);
+      expect(refusals).toHaveLength(2); // the raw call and the SDK's: one record each
+      expect(refusals.every((r) => r.kind === 'forbidden')).toBe(true);
+      expect(calls).toHaveLength(3); // and one for the call that succeeded after the step-up
+      const elevations = seen.filter((r) => r.tool === 'oauth.elevate');
+      expect(elevations).toHaveLength(1);
+      expect(elevations[0]).toMatchObject({
+        kind: 'scope_elevated',
+        arguments: {
+          client_id: alice.clientInformation()!.client_id,
+          from_scope: 'gitea:read',
+          to_scope: 'gitea:read gitea:write',
+          refusal_event_id: refusals[1]!.event_id,
+        },
+      });
+      expect(elevations[0]!.arguments.grant_id).not.toBe(elevations[0]!.arguments.previous_grant_id);
+    } finally {
+      await pg.end();
+    }
   });
 
   it('rotates refresh tokens, and a reused refresh token revokes the whole family', async () => {
