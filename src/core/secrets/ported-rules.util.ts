@@ -107,6 +107,9 @@ const RULES_OF: Rule[][] = [];
 }
 const ALPHABET = 128;
 const { delta: DELTA, out: OUT, outList: OUT_LIST } = buildAutomaton(KEYWORDS);
+/** 1 for the characters that leave the root state (a keyword's first character, either case). */
+const STARTS = new Uint8Array(ALPHABET);
+for (let c = 0; c < ALPHABET; c++) STARTS[c] = DELTA[c] !== 0 ? 1 : 0;
 
 function buildAutomaton(words: string[]): { delta: Int32Array; out: Int32Array; outList: number[][] } {
   const goto: Array<Map<number, number>> = [new Map()];
@@ -369,7 +372,14 @@ export function scanPortedRules(text: string, out: PatternMatch[], onProse?: Gen
   for (const r of PORTED_RULES) r.next = 0;
   let s = 0;
   for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
+    let c = text.charCodeAt(i);
+    // From the root, only a keyword's first character moves: skip the others with one lookup each.
+    if (s === 0) {
+      while (c >= ALPHABET || STARTS[c] === 0) {
+        if (++i >= n) return finish(touched, text, out);
+        c = text.charCodeAt(i);
+      }
+    }
     s = c < ALPHABET ? DELTA[s * ALPHABET + c]! : 0;
     const o = OUT[s]!;
     if (o === 0) continue;
@@ -401,6 +411,10 @@ export function scanPortedRules(text: string, out: PatternMatch[], onProse?: Gen
       }
     }
   }
+  finish(touched, text, out);
+}
+
+function finish(touched: Rule[], text: string, out: PatternMatch[]): void {
   for (const rule of touched) if (rule.ws >= 0) runWindow(rule, text, out);
 }
 
