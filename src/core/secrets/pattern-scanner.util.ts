@@ -553,11 +553,13 @@ function proseAt(
   end: number,
   out: Array<PatternMatch & { prio: number }>,
 ): void {
-  // Every value holds a digit and ends on the line, at most ~260 characters on: most prose stops here.
+  // Every value holds a digit and ends on the line (or in the string), at most ~260 characters on:
+  // most prose stops here.
   let digit = false;
   for (let j = end, max = Math.min(text.length, end + 260); j < max && !digit; j++) {
     const c = text.charCodeAt(j);
-    if (c === 10 || c === 0) break;
+    // a line or string ends here (an unescaped quote ends a JSON string: no gap or value crosses it)
+    if (c === 10 || c === 0 || (c === 34 && text.charCodeAt(j - 1) !== 92)) break;
     digit = c >= 48 && c <= 57;
   }
   if (!digit) return;
