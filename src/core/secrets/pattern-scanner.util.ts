@@ -560,6 +560,8 @@ function proseAt(
     const c = text.charCodeAt(j);
     // a line or string ends here (an unescaped quote ends a JSON string: no gap or value crosses it)
     if (c === 10 || c === 0 || (c === 34 && text.charCodeAt(j - 1) !== 92)) break;
+    // the value starts within ~60 characters (gap, verb, quotes) and has no white space
+    if (j - end > 60 && (c === 32 || c === 9)) break;
     digit = c >= 48 && c <= 57;
   }
   if (!digit) return;
