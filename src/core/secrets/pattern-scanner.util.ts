@@ -265,19 +265,28 @@ const B64_VALUE = new Uint8Array(128);
 
 function scanEncodedBlobs(text: string, out: Array<PatternMatch & { prio: number }>): void {
   const n = text.length;
-  const inRun = (c: number): boolean => c < 128 && B64_VALUE[c] !== 0;
+  const table = B64_VALUE;
   // Every run of MIN_BLOB or more characters holds one of the probed positions (every MIN_BLOB-th);
   // a probe inside a run reads the run to both ends, so text is read about twice as fast as by a
   // character loop (prose words are short) and no regex tries every position.
   for (let probe = MIN_BLOB - 1; probe < n;) {
-    if (!inRun(text.charCodeAt(probe))) {
+    let c = text.charCodeAt(probe);
+    if (c >= 128 || table[c] === 0) {
       probe += MIN_BLOB;
       continue;
     }
     let runStart = probe;
-    while (runStart > 0 && probe - runStart < MAX_BLOB && inRun(text.charCodeAt(runStart - 1))) runStart--;
+    while (runStart > 0 && probe - runStart < MAX_BLOB) {
+      c = text.charCodeAt(runStart - 1);
+      if (c >= 128 || table[c] === 0) break;
+      runStart--;
+    }
     let runEnd = probe + 1;
-    while (runEnd < n && runEnd - runStart <= MAX_BLOB && inRun(text.charCodeAt(runEnd))) runEnd++;
+    while (runEnd < n && runEnd - runStart <= MAX_BLOB) {
+      c = text.charCodeAt(runEnd);
+      if (c >= 128 || table[c] === 0) break;
+      runEnd++;
+    }
     probe = runEnd + MIN_BLOB;
     if (runEnd - runStart < MIN_BLOB || runEnd - runStart > MAX_BLOB || !printableStart(text, runStart))
       continue;
