@@ -4,6 +4,7 @@
 import { authorizationResponseUrl, checkAuthorizeRequest, resolveResource } from './authorize-request';
 import { bearerChallenge } from './challenge';
 import { cacheSeconds, cimdUrlProblem, isForbiddenAddress, validateCimdDocument } from './cimd';
+import { parseBearerHeader } from './bearer-header';
 import { authenticateClient, presentedCredentials } from './client-auth';
 import { validateRegistration } from './dcr';
 import { pkceRequestProblem, s256, verifyPkce } from './pkce';
@@ -170,6 +171,25 @@ describe('dynamic client registration', () => {
         ok: false,
         error: 'invalid_client_metadata',
       });
+  });
+});
+
+describe('the Authorization header at the resource server (RFC 6750 2.1)', () => {
+  it('tells none, another scheme, a malformed Bearer header and a token apart', () => {
+    expect(parseBearerHeader(undefined)).toEqual({ kind: 'none' });
+    expect(parseBearerHeader('  ')).toEqual({ kind: 'none' });
+    expect(parseBearerHeader('Basic abc')).toEqual({ kind: 'other_scheme' });
+    expect(parseBearerHeader('Bearerish abc')).toEqual({ kind: 'other_scheme' });
+    for (const bad of [
+      'Bearer',
+      'Bearer ',
+      'Bearer a b',
+      'Bearer \u00e9',
+      `Bearer ${'x'.repeat(4097)}`,
+      'Bearer\tx',
+    ])
+      expect(parseBearerHeader(bad)).toEqual({ kind: 'malformed' });
+    expect(parseBearerHeader('bearer aegis_at_x ')).toEqual({ kind: 'token', token: 'aegis_at_x' });
   });
 });
 

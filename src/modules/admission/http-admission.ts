@@ -170,7 +170,9 @@ export class HttpAdmission {
     // audited, beyond it the answer is 429 and the failure only counted (one summary record per
     // address and window). Credentials are still checked first, so a valid token is never
     // refused because others failed from the same address.
-    if (auth.status === 401) {
+    // 400 (a malformed header) counts as a failed authentication too.
+    const refused = auth.status !== 503;
+    if (refused) {
       const verdict = this.authFailures.failure(remoteKey(req.socket?.remoteAddress));
       if (!verdict.record) {
         res.setHeader('retry-after', String(verdict.retryAfterSeconds));
@@ -183,10 +185,11 @@ export class HttpAdmission {
       }
     }
     this.auditAuthFailure(req, route, method, auth, started);
-    if (auth.status === 401) res.setHeader('www-authenticate', resolver.challenge(auth));
+    if (refused) res.setHeader('www-authenticate', resolver.challenge(auth));
     route.reject(res, {
       status: auth.status,
-      reason: auth.status === 401 ? 'unauthorized' : 'identity_unavailable',
+      reason:
+        auth.status === 400 ? 'malformed_credentials' : refused ? 'unauthorized' : 'identity_unavailable',
       message: auth.message,
     });
     return null;

@@ -5,9 +5,12 @@ import type { CallIdentity } from '../../core/ports';
 
 export type AuthFailure = {
   ok: false;
-  /** 401: no or wrong credentials; 503: the credentials are right but the identity cannot be resolved now. */
-  status: 401 | 503;
-  /** RFC 6750 error code for the WWW-Authenticate challenge (401 only). */
+  /**
+   * 400: a malformed Authorization header (RFC 6750 invalid_request); 401: no or wrong
+   * credentials; 503: the credentials are right but the identity cannot be resolved now.
+   */
+  status: 400 | 401 | 503;
+  /** RFC 6750 error code for the WWW-Authenticate challenge (400 and 401). */
   error: 'invalid_request' | 'invalid_token' | null;
   message: string;
 };

@@ -42,6 +42,12 @@ describe('ServiceTokenIdentityResolver', () => {
       expect(refused.ok).toBe(false);
       if (!refused.ok) expect(refused.status).toBe(401);
     }
+    // A Bearer header that cannot carry a token is malformed: 400 invalid_request (RFC 6750 3.1).
+    for (const header of ['Bearer', 'Bearer ', 'Bearer the-bearer extra', 'Bearer \u00e9']) {
+      const malformed = await resolver.authenticate(header);
+      expect(malformed).toMatchObject({ ok: false, status: 400, error: 'invalid_request' });
+    }
+    expect(await resolver.authenticate('Basic the-bearer')).toMatchObject({ status: 401, error: null });
   });
 
   it('re-checks the account when Gitea answers 401 and then refuses with 503', async () => {

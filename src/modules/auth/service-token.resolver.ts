@@ -2,6 +2,7 @@
 // behind GITEA_TOKEN. The account's login and admin flag come from Gitea at start and are re-checked
 // when a call fails with 401 (the token may have been rotated or revoked).
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseBearerHeader } from '../../core/oauth/bearer-header';
 import type { CallIdentity } from '../../core/ports';
 import type { GiteaUser, GiteaUserLookup } from './gitea-user.client';
 import type { AuthFailure, AuthResult, IdentityResolver } from './identity-resolver';
@@ -47,13 +48,13 @@ export class ServiceTokenIdentityResolver implements IdentityResolver {
   }
 
   async authenticate(authorization: string | undefined): Promise<AuthResult> {
-    if (authorization === undefined || authorization === '') {
+    const presented = parseBearerHeader(authorization);
+    if (presented.kind === 'none' || presented.kind === 'other_scheme') {
       return { ok: false, status: 401, error: null, message: 'Authorization: Bearer <token> is required' };
     }
-    const match = /^Bearer[ ]+([\x21-\x7e]{1,4096})[ ]*$/i.exec(authorization);
-    if (!match)
-      return { ok: false, status: 401, error: 'invalid_request', message: 'Malformed Authorization header' };
-    if (!this.expected || !bearerMatches(match[1] as string, this.expected)) {
+    if (presented.kind === 'malformed')
+      return { ok: false, status: 400, error: 'invalid_request', message: 'Malformed Authorization header' };
+    if (!this.expected || !bearerMatches(presented.token, this.expected)) {
       return { ok: false, status: 401, error: 'invalid_token', message: 'The bearer token is not valid' };
     }
     if (!this.options.giteaToken) {

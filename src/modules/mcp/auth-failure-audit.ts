@@ -51,7 +51,7 @@ export function authFailureEntry(
     time: new Date(started),
     // The status the route answered (401 wrong or missing credentials, 503 identity not resolvable).
     status: failure.status,
-    kind: failure.status === 401 ? `${route}_unauthorized` : `${route}_identity_unavailable`,
+    kind: failure.status === 503 ? `${route}_identity_unavailable` : `${route}_unauthorized`,
     durationMs: Math.max(0, now - started),
     arguments: { http_method: request.httpMethod, credentials: scheme, mcp_method: mcpMethod },
   };

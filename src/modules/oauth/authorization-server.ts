@@ -601,7 +601,12 @@ export class AuthorizationServer implements McpGrantRevoker {
 
   // --- token endpoint
   async token(form: URLSearchParams, authorization?: string): Promise<HttpAnswer> {
+    // A malformed request is 400 invalid_request (RFC 6749 5.2): a parameter given twice, no grant_type.
+    const repeated = [...new Set(form.keys())].find((key) => form.getAll(key).length > 1);
+    if (repeated !== undefined)
+      return oauthError(400, 'invalid_request', `${repeated.slice(0, 40)} is given more than once`);
     const grantType = form.get('grant_type');
+    if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required');
     const requester = await this.requestingClient(form, authorization);
     if (!requester.ok) return requester.answer;
     const clientId = requester.clientId;
@@ -616,6 +621,7 @@ export class AuthorizationServer implements McpGrantRevoker {
 
   private async redeemCode(form: URLSearchParams, clientId: string): Promise<HttpAnswer> {
     const code = form.get('code') ?? '';
+    if (!code) return oauthError(400, 'invalid_request', 'code is required');
     const row = code ? await this.o.store.token(hashToken(code)) : null;
     if (!row || row.kind !== 'code')
       return oauthError(400, 'invalid_grant', 'the authorization code is not valid');
@@ -643,6 +649,7 @@ export class AuthorizationServer implements McpGrantRevoker {
 
   private async refresh(form: URLSearchParams, clientId: string): Promise<HttpAnswer> {
     const presented = form.get('refresh_token') ?? '';
+    if (!presented) return oauthError(400, 'invalid_request', 'refresh_token is required');
     const row = presented ? await this.o.store.token(hashToken(presented)) : null;
     if (!row || row.kind !== 'refresh')
       return oauthError(400, 'invalid_grant', 'the refresh token is not valid');

@@ -2,6 +2,7 @@
 // (looked up by hash), be unexpired and unrevoked, belong to a live grant and client, and be bound
 // to this server's resource (RFC 8707 audience). Verified tokens are cached; revocations reach the
 // cache through tombstones read at most TOMBSTONE_POLL_MS after they are written, in every replica.
+import { parseBearerHeader } from '../../core/oauth/bearer-header';
 import { bearerChallenge } from '../../core/oauth/challenge';
 import { GiteaAuthRequiredError, type GiteaGrantStore } from '../../core/oauth/gitea-seam';
 import { scopesForAccess, SUPPORTED_SCOPES, DEFAULT_SCOPE } from '../../core/oauth/scopes';
@@ -57,10 +58,12 @@ export class OAuthIdentityResolver implements IdentityResolver {
   }
 
   async authenticate(authorization: string | undefined): Promise<AuthResult> {
-    const m = authorization ? BEARER.exec(authorization) : null;
-    if (!m)
-      return { ok: false, status: 401, error: 'invalid_request', message: 'Malformed Authorization header' };
-    const token = m[1] as string;
+    const presented = parseBearerHeader(authorization);
+    if (presented.kind === 'none' || presented.kind === 'other_scheme')
+      return { ok: false, status: 401, error: null, message: 'Authorization: Bearer <token> is required' };
+    if (presented.kind === 'malformed')
+      return { ok: false, status: 400, error: 'invalid_request', message: 'Malformed Authorization header' };
+    const token = presented.token;
     await this.syncTombstones();
     const hash = hashToken(token);
     let v = this.cache.get(hash);

@@ -77,7 +77,7 @@ describe('MCP endpoint protections', () => {
       startMcpApp(testConfig(gitea.url, gitea.tokens.admin, { RATE_LIMIT_PER_MINUTE: '3' })),
       startMcpApp(testConfig(gitea.url, gitea.tokens.alice, { ALLOW_SUDO: 'true' })),
     ]);
-  });
+  }, 180_000); // three services start at once; under load that takes longer than the 60 s default
 
   afterAll(async () => {
     await Promise.all([app?.close(), limited?.close(), noSudo?.close()]);
@@ -103,6 +103,58 @@ describe('MCP endpoint protections', () => {
       headers: { authorization: 'Bearer nope' },
     });
     expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('answers a malformed Bearer header with 400 invalid_request (checklist A5), other schemes with 401', async () => {
+    for (const authorization of [
+      'Bearer',
+      'Bearer ',
+      `Bearer ${BEARER} extra`,
+      'Bearer \u00e9t\u00e9',
+      'bearer\tx',
+    ]) {
+      const res = await post(app.url, {
+        ...modernCall(1, 'userGetCurrent'),
+        headers: { ...modernCall(1, 'userGetCurrent').headers, authorization },
+      });
+      expect({ authorization, status: res.status }).toEqual({ authorization, status: 400 });
+      expect(res.headers.get('www-authenticate')).toContain('error="invalid_request"');
+      expect(JSON.stringify(res.json)).toContain('Malformed Authorization header');
+      expect(JSON.stringify(res.json)).not.toContain(BEARER);
+    }
+    // No credentials of a scheme we know: 401 without an error code (RFC 6750 3.1).
+    const basic = await post(app.url, {
+      ...modernCall(1, 'userGetCurrent'),
+      headers: { ...modernCall(1, 'userGetCurrent').headers, authorization: `Basic ${BEARER}` },
+    });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get('www-authenticate')).not.toContain('error=');
+  });
+
+  it('answers server/discover on 2026-07-28 (checklist A11) with the versions and capabilities', async () => {
+    const res = await post(app.url, {
+      body: { jsonrpc: '2.0', id: 9, method: 'server/discover', params: { _meta: meta } },
+      headers: { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' },
+    });
+    expect(res.status).toBe(200);
+    // DiscoverResult: the stateless revision served per request (the session-based ones are reached
+    // through initialize), the capabilities, the identity in _meta and the caching hints.
+    expect(res.json.result).toMatchObject({
+      supportedVersions: [MODERN],
+      capabilities: expect.objectContaining({ tools: expect.any(Object) }),
+      resultType: 'complete',
+      ttlMs: expect.any(Number),
+      cacheScope: expect.stringMatching(/^(private|public)$/),
+      _meta: {
+        'io.modelcontextprotocol/serverInfo': { name: 'aegis-gitea-mcp', version: expect.any(String) },
+      },
+    });
+    // Unauthenticated, it is refused like any other request.
+    const anonymous = await post(app.url, {
+      body: { jsonrpc: '2.0', id: 10, method: 'server/discover', params: { _meta: meta } },
+      headers: { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover', authorization: '' },
+    });
+    expect(anonymous.status).toBe(401);
   });
 
   it('never takes a session id as authentication', async () => {

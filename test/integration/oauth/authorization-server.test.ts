@@ -243,6 +243,42 @@ describeEachDatabase('authorization server on the Gitea seam', (target) => {
     expect(listed?.firstUsedAt?.getTime()).toBe(first);
   });
 
+  it('answers malformed requests with 400 invalid_request (checklist A5), invalid tokens with 401', async () => {
+    const r = resolver();
+    for (const header of ['Bearer', 'Bearer a b', 'Bearer \u00e9'])
+      expect(await r.authenticate(header)).toMatchObject({
+        ok: false,
+        status: 400,
+        error: 'invalid_request',
+      });
+    expect(await r.authenticate('Basic abc')).toMatchObject({ ok: false, status: 401, error: null });
+    expect(await r.authenticate(undefined)).toMatchObject({ ok: false, status: 401, error: null });
+    expect(await r.authenticate('Bearer aegis_at_unknown')).toMatchObject({
+      status: 401,
+      error: 'invalid_token',
+    });
+    const token = async (form: Record<string, string> | URLSearchParams) => {
+      const a = await as.token(form instanceof URLSearchParams ? form : new URLSearchParams(form));
+      return { status: a.status, error: (JSON.parse(a.body) as { error: string }).error };
+    };
+    expect(await token({ client_id: clientId })).toEqual({ status: 400, error: 'invalid_request' });
+    expect(await token({ client_id: clientId, grant_type: 'authorization_code' })).toEqual({
+      status: 400,
+      error: 'invalid_request',
+    });
+    expect(await token({ client_id: clientId, grant_type: 'refresh_token' })).toEqual({
+      status: 400,
+      error: 'invalid_request',
+    });
+    const twice = new URLSearchParams({ client_id: clientId, grant_type: 'authorization_code', code: 'a' });
+    twice.append('code', 'b');
+    expect(await token(twice)).toEqual({ status: 400, error: 'invalid_request' });
+    expect(await token({ client_id: clientId, grant_type: 'password' })).toEqual({
+      status: 400,
+      error: 'unsupported_grant_type',
+    });
+  });
+
   it('refuses a token bound to another resource', async () => {
     const tokens = await redeem(await codeFor());
     const other = await resolver('https://other.example/mcp').authenticate(`Bearer ${tokens.access_token}`);
