@@ -1,6 +1,6 @@
-// The composition root. Infrastructure modules are global (APP_CONFIG, LOGGER, PRISMA,
-// DATABASE, JOB_QUEUE, METRICS_REGISTRY); features plug in by adding one line to
-// FEATURE_MODULES below.
+// The composition root. Infrastructure modules are global (APP_CONFIG, LOGGER, PRISMA, DATABASE,
+// REDIS_CONNECTIONS, GITEA_HTTP, JOB_QUEUE, METRICS_REGISTRY); features plug in by adding one
+// line to FEATURE_MODULES below.
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/app-config';
@@ -8,6 +8,8 @@ import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './infra/database/database.module';
 import { LoggingModule } from './infra/logging/logging.module';
 import { QueueModule } from './infra/queue/queue.module';
+import { RedisModule } from './infra/redis/redis.module';
+import { GiteaHttpModule } from './infra/gitea/gitea-http.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -50,6 +52,8 @@ export class AppModule {
         LoggingModule.forRoot(options.logger),
         MetricsModule,
         DatabaseModule,
+        RedisModule,
+        GiteaHttpModule,
         QueueModule,
         HealthModule,
         ...(options.features ?? FEATURE_MODULES),

@@ -8,6 +8,8 @@ export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY'); // prom-client Regis
 export { LOGGER } from '../infra/logging/logging.tokens'; // pino Logger
 export { PRISMA } from '../infra/database/database.tokens'; // connected PrismaClient
 export { JOB_QUEUE } from '../infra/queue/queue.tokens'; // JobQueue: BullMQ or in-process
+export { GITEA_HTTP } from '../infra/gitea/gitea-http.tokens'; // GiteaHttpClient: every HTTP call to Gitea
+export { REDIS_CONNECTIONS } from '../infra/redis/redis.tokens'; // RedisConnections, or null without REDIS_URL
 export const GITEA_SIGN_IN = Symbol('GITEA_SIGN_IN'); // core/oauth/gitea-seam GiteaSignIn (src/modules/gitea-oauth)
 export const GITEA_GRANT_STORE = Symbol('GITEA_GRANT_STORE'); // core/oauth/gitea-seam GiteaGrantStore (src/modules/gitea-oauth)
 export const MCP_GRANT_REVOKER = Symbol('MCP_GRANT_REVOKER'); // core/oauth/gitea-seam McpGrantRevoker (the MCP authorization server)

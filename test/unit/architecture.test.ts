@@ -251,6 +251,128 @@ function homesOf(sources: Map<string, string>): { marker: string[]; tokenBucket:
   return { marker, tokenBucket };
 }
 
+/** Value imports of a source (type-only imports left out): import, export from, require, import(). */
+function valueImports(source: string, fileName = 'x.ts'): string[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const typeOnly =
+        clause !== undefined &&
+        (clause.isTypeOnly ||
+          (!clause.name &&
+            clause.namedBindings !== undefined &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      if (!typeOnly) out.push(node.moduleSpecifier.text);
+    } else if (
+      ts.isExportDeclaration(node) &&
+      !node.isTypeOnly &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      out.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
+      if (
+        (isRequire || callee.kind === ts.SyntaxKind.ImportKeyword) &&
+        node.arguments[0] &&
+        ts.isStringLiteralLike(node.arguments[0])
+      )
+        out.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
+
+/** An identifier that reads a variable (not a property name, a declared name or a type). */
+function isValueReference(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
+  if (ts.isQualifiedName(parent) || ts.isTypeQueryNode(parent) || ts.isTypeReferenceNode(parent))
+    return false;
+  if (ts.isShorthandPropertyAssignment(parent)) return true;
+  if (
+    (ts.isPropertyAssignment(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isPropertySignature(parent) ||
+      ts.isMethodDeclaration(parent) ||
+      ts.isMethodSignature(parent) ||
+      ts.isParameter(parent) ||
+      ts.isVariableDeclaration(parent) ||
+      ts.isBindingElement(parent) ||
+      ts.isFunctionDeclaration(parent) ||
+      ts.isGetAccessorDeclaration(parent)) &&
+    parent.name === node
+  )
+    return false;
+  return true;
+}
+
+/** `new X(...)` class names and calls of the global fetch (`fetch(...)`, `globalThis.fetch(...)`). */
+function constructionsAndFetches(source: string, fileName = 'x.ts'): { news: string[]; fetches: number } {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true);
+  const news: string[] = [];
+  let fetches = 0;
+  const visit = (node: ts.Node): void => {
+    if (ts.isNewExpression(node)) {
+      const callee = node.expression;
+      if (ts.isIdentifier(callee)) news.push(callee.text);
+      else if (ts.isPropertyAccessExpression(callee)) news.push(callee.name.text);
+    } else if (ts.isIdentifier(node) && node.text === 'fetch' && isValueReference(node)) {
+      fetches++; // fetch(...), `?? fetch`, `{ fetch }`: the global fetch called or handed on
+    } else if (
+      ts.isPropertyAccessExpression(node) &&
+      node.name.text === 'fetch' &&
+      ts.isIdentifier(node.expression) &&
+      ['globalThis', 'global', 'window', 'self'].includes(node.expression.text)
+    ) {
+      fetches++;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return { news, fetches };
+}
+
+const REDIS_HOME = 'src/infra/redis/';
+const GITEA_HTTP_HOME = 'src/infra/gitea/gitea-http-client.ts';
+/** HTTP clients that are not for Gitea, and why. */
+const NOT_GITEA: Record<string, string> = {
+  'src/infra/oauth/cimd-fetcher.ts':
+    "client metadata documents on the MCP clients' own hosts (public addresses only, its own SSRF limits)",
+};
+
+/**
+ * Rules: every Redis client is made in src/infra/redis (ioredis is imported, and Redis constructed,
+ * nowhere else; BullMQ only in the queue adapter), and every HTTP call to Gitea goes through the
+ * one client (no global fetch anywhere in src; undici only in the client and the non-Gitea fetchers).
+ */
+function oneClientEach(sources: Map<string, string>): { redis: string[]; gitea: string[] } {
+  const redis: string[] = [];
+  const gitea: string[] = [];
+  for (const [file, source] of sources) {
+    const rel = relative(ROOT, file);
+    const imports = valueImports(source, file);
+    const { news, fetches } = constructionsAndFetches(source, file);
+    if (!rel.startsWith(REDIS_HOME)) {
+      if (imports.includes('ioredis')) redis.push(`${rel} imports ioredis`);
+      for (const name of news.filter((n) => ['Redis', 'IORedis', 'Cluster'].includes(n)))
+        redis.push(`${rel} constructs ${name}`);
+    }
+    if (!rel.startsWith('src/infra/queue/') && imports.includes('bullmq'))
+      redis.push(`${rel} imports bullmq`);
+    if (fetches > 0) gitea.push(`${rel} calls fetch`);
+    if (rel !== GITEA_HTTP_HOME && !(rel in NOT_GITEA) && imports.some((s) => /^undici($|\/)/.test(s)))
+      gitea.push(`${rel} imports undici`);
+  }
+  return { redis, gitea };
+}
+
 describe('architecture: clean edges (issue 11)', () => {
   const core = files(CORE).filter((f) => !f.endsWith('.spec.ts'));
   const infra = files(INFRA);
@@ -284,6 +406,29 @@ describe('architecture: clean edges (issue 11)', () => {
       marker: ['src/core/secrets/redaction-marker.ts', 'src/infra/planted.ts'],
       tokenBucket: ['src/core/mcp/rate-limiter.ts', 'src/core/mcp/planted.ts'],
     });
+  });
+
+  it('has one home for the list of credential-issuing operations', () => {
+    const sources = new Map(
+      [...files(CORE), ...files(INFRA), ...files(MODULES)]
+        .filter((f) => !f.endsWith('.spec.ts'))
+        .map((f) => [f, readFileSync(f, 'utf8')]),
+    );
+    // A copy of the list: a file naming two or more of its operations in string literals.
+    const names = ['userCreateToken', 'adminCreateRunnerRegistrationToken', 'userCreateOAuth2Application'];
+    const copies = (all: Map<string, string>) =>
+      [...all]
+        .filter(([file, source]) => names.filter((n) => literalsWith(source, n, file) > 0).length >= 2)
+        .map(([file]) => relative(ROOT, file));
+    expect(copies(sources)).toEqual(['src/core/secrets/secret-operations.util.ts']);
+    sources.set(
+      join(CORE, 'executor/planted.ts'),
+      "const OPS = new Set(['userCreateToken', 'adminCreateRunnerRegistrationToken']);",
+    );
+    expect(copies(sources)).toEqual([
+      'src/core/secrets/secret-operations.util.ts',
+      'src/core/executor/planted.ts',
+    ]);
   });
 
   it('has no import cycle inside src/core', () => {
@@ -337,6 +482,48 @@ describe('architecture: clean edges (issue 11)', () => {
       expect.arrayContaining(['src/core/catalogue/tool-catalogue.ts', 'src/core/executor/tool-executor.ts']),
     );
     expect(boundaryDisabled('// eslint-disable-next-line no-control-regex -- why')).toBe(false);
+  });
+
+  it('makes every Redis client in src/infra/redis and calls Gitea through the one HTTP client', () => {
+    const sources = new Map(
+      files(join(ROOT, 'src'))
+        .filter((f) => !f.endsWith('.spec.ts') && !f.includes('/src/generated/'))
+        .map((f) => [f, readFileSync(f, 'utf8')]),
+    );
+    expect(oneClientEach(sources)).toEqual({ redis: [], gitea: [] });
+    // Planted: a module opening its own Redis, a module fetching from Gitea, an adapter on undici.
+    sources.set(
+      join(MODULES, 'mcp/planted.ts'),
+      "import { Redis } from 'ioredis';\nconst r = new Redis(url);\nconst x = await fetch(`${base}/api/v1/user`);",
+    );
+    sources.set(join(INFRA, 'gitea/planted.ts'), "import { request } from 'undici';");
+    sources.set(join(INFRA, 'policy/planted.ts'), "import type { Redis } from 'ioredis';\nlet r: Redis;");
+    sources.set(
+      join(MODULES, 'health/planted.ts'),
+      'const f = globalThis.fetch(u);\nconst g = options.fetch ?? fetch;',
+    );
+    expect(oneClientEach(sources)).toEqual({
+      redis: ['src/modules/mcp/planted.ts imports ioredis', 'src/modules/mcp/planted.ts constructs Redis'],
+      gitea: [
+        'src/modules/mcp/planted.ts calls fetch',
+        'src/infra/gitea/planted.ts imports undici',
+        'src/modules/health/planted.ts calls fetch',
+      ],
+    });
+    // Type-only imports are no clients; comments and strings are no calls.
+    expect(
+      valueImports("import type { Redis } from 'ioredis';\nimport { type Dispatcher } from 'undici';"),
+    ).toEqual([]);
+    expect(constructionsAndFetches("// fetch(url)\nconst s = 'new Redis(url)';")).toEqual({
+      news: [],
+      fetches: 0,
+    });
+    expect(constructionsAndFetches('this.options.protocol.modern.fetch(request);').fetches).toBe(0);
+    expect(
+      constructionsAndFetches('class C { async fetch(u: string) {} }\ntype O = { fetch?: typeof fetch };')
+        .fetches,
+    ).toBe(0);
+    expect(constructionsAndFetches('this.fetch = options.fetch ?? fetch;').fetches).toBe(1);
   });
 
   it('is also enforced by eslint.config.mjs (core: config, infra, modules; infra: modules)', () => {

@@ -1,6 +1,7 @@
 // Fallback ResultScrubber used until the secrets module is wired: exact redaction only (strings
 // and object keys), no pattern masking, no write-back detection.
 import { REDACTED } from '../secrets/redaction-marker';
+import { CREDENTIAL_ISSUING_OPERATIONS } from '../secrets/secret-operations.util';
 import type { ResultScrubber } from './tool-service';
 
 export { REDACTED };
@@ -54,14 +55,5 @@ export const passThroughScrubber: ResultScrubber = {
     return { value: out, redactions, masks: 0, blocked: null };
   },
   findMaskMarker: () => null,
-  CREDENTIAL_ISSUING_OPERATIONS: new Set([
-    'userCreateToken',
-    'adminCreateRunnerRegistrationToken',
-    'orgCreateRunnerRegistrationToken',
-    'repoCreateRunnerRegistrationToken',
-    'userCreateRunnerRegistrationToken',
-    'userCreateOAuth2Application',
-    'userUpdateOAuth2Application',
-    'repoCreateDeployToken',
-  ]),
+  CREDENTIAL_ISSUING_OPERATIONS,
 };

@@ -1,7 +1,9 @@
 // Gitea's OAuth2 token endpoint (refresh) and GET /api/v1/user with a person's token. The
 // service is a confidential client: its credentials go in HTTP Basic (client_secret_basic);
 // person tokens are only ever sent as `Authorization: Bearer` (never `token`, never Basic:
-// CVE-2026-28699 let a Basic-sent OAuth token bypass its scopes on Gitea before 1.26.2).
+// CVE-2026-28699 let a Basic-sent OAuth token bypass its scopes on Gitea before 1.26.2). Both go
+// through the one Gitea HTTP client (to GITEA_URL only, no redirect followed).
+import { GiteaHttpError, type GiteaHttpAnswer, type GiteaHttpClient } from '../gitea/gitea-http-client';
 import type {
   AccountOutcome,
   GiteaOAuthEndpoint,
@@ -9,40 +11,33 @@ import type {
 } from '../../core/gitea-oauth/grant-service';
 
 export type GiteaOAuthEndpointOptions = {
-  giteaUrl: string;
+  gitea: GiteaHttpClient;
   clientId: string;
   clientSecret: string;
   timeoutMs: number;
-  fetch?: typeof fetch;
 };
 
 // RFC 6749 5.2 errors that mean "this refresh token will never work again".
 const PERMANENT = new Set(['invalid_grant', 'unauthorized_client', 'invalid_client', 'access_denied']);
 
 export class HttpGiteaOAuthEndpoint implements GiteaOAuthEndpoint {
-  private readonly base: string;
-  private readonly fetch: typeof fetch;
-
-  constructor(private readonly options: GiteaOAuthEndpointOptions) {
-    this.base = options.giteaUrl.replace(/\/+$/, '');
-    this.fetch = options.fetch ?? fetch;
-  }
+  constructor(private readonly options: GiteaOAuthEndpointOptions) {}
 
   get tokenUrl(): string {
-    return `${this.base}/login/oauth/access_token`;
+    return this.options.gitea.url('/login/oauth/access_token');
   }
 
   get authorizeUrl(): string {
-    return `${this.base}/login/oauth/authorize`;
+    return this.options.gitea.url('/login/oauth/authorize');
   }
 
   async refresh(refreshToken: string): Promise<RefreshOutcome> {
     const basic = Buffer.from(
       `${encodeURIComponent(this.options.clientId)}:${encodeURIComponent(this.options.clientSecret)}`,
     ).toString('base64');
-    let response: Response;
+    let response: GiteaHttpAnswer;
     try {
-      response = await this.fetch(this.tokenUrl, {
+      response = await this.options.gitea.request('/login/oauth/access_token', {
         method: 'POST',
         headers: {
           authorization: `Basic ${basic}`,
@@ -50,13 +45,12 @@ export class HttpGiteaOAuthEndpoint implements GiteaOAuthEndpoint {
           accept: 'application/json',
         },
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        timeoutMs: this.options.timeoutMs,
       });
     } catch (error) {
       return { ok: false, permanent: false, message: describe(error) };
     }
-    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    const body = response.json() as Record<string, unknown> | null;
     if (response.status === 200 && body && typeof body.access_token === 'string') {
       if (typeof body.refresh_token !== 'string')
         return { ok: false, permanent: false, message: 'Gitea answered without a refresh_token' };
@@ -80,17 +74,16 @@ export class HttpGiteaOAuthEndpoint implements GiteaOAuthEndpoint {
   }
 
   async currentUser(accessToken: string): Promise<AccountOutcome> {
-    let response: Response;
+    let response: GiteaHttpAnswer;
     try {
-      response = await this.fetch(`${this.base}/api/v1/user`, {
+      response = await this.options.gitea.request('/api/v1/user', {
         headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        timeoutMs: this.options.timeoutMs,
       });
     } catch (error) {
       return { ok: false, status: null, message: describe(error) };
     }
-    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    const body = response.json() as Record<string, unknown> | null;
     if (response.status !== 200 || !body) {
       const message = body && typeof body.message === 'string' ? body.message : `HTTP ${response.status}`;
       return { ok: false, status: response.status, message };
@@ -102,7 +95,6 @@ export class HttpGiteaOAuthEndpoint implements GiteaOAuthEndpoint {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return 'Gitea did not answer in time';
+  if (error instanceof GiteaHttpError && error.kind === 'timeout') return 'Gitea did not answer in time';
   return 'Gitea is unreachable';
 }

@@ -10,7 +10,7 @@ export type SpecLoadOptions = {
   /** SPEC_SOURCE: 'bundled' | 'live' | a file path. */
   source: string;
   giteaUrl?: string;
-  /** Fetches the live spec text (the Gitea HTTP client); a plain fetch without it. */
+  /** Fetches the live spec text through the Gitea HTTP client (required for SPEC_SOURCE=live). */
   fetchText?: (url: string) => Promise<string>;
   warn?: (message: string) => void;
 };
@@ -50,8 +50,8 @@ export async function loadSpec(options: SpecLoadOptions): Promise<LoadedSpec> {
     const url = `${(options.giteaUrl ?? '').replace(/\/+$/, '')}/swagger.v1.json`;
     try {
       if (!options.giteaUrl) throw new SpecLoadError('GITEA_URL is not set');
-      const fetchText = options.fetchText ?? defaultFetchText;
-      return { spec: parseSpec(await fetchText(url), url), source: 'live', location: url };
+      if (!options.fetchText) throw new SpecLoadError('no Gitea HTTP client to read it with');
+      return { spec: parseSpec(await options.fetchText(url), url), source: 'live', location: url };
     } catch (error) {
       // The live spec is a convenience; the bundled one keeps the service usable.
       options.warn?.(`live Gitea spec unusable (${describe(error)}); falling back to the bundled Gitea spec`);
@@ -66,12 +66,6 @@ export async function loadSpec(options: SpecLoadOptions): Promise<LoadedSpec> {
     throw new SpecLoadError(`SPEC_SOURCE file ${path} cannot be read: ${describe(error)}`);
   }
   return { spec: parseSpec(text, path), source: 'file', location: path };
-}
-
-async function defaultFetchText(url: string): Promise<string> {
-  const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(15_000) });
-  if (!response.ok) throw new SpecLoadError(`HTTP ${response.status}`);
-  return response.text();
 }
 
 function describe(error: unknown): string {

@@ -1,8 +1,9 @@
-// GiteaTransport on undici: one connection pool per Gitea origin (keep-alive reuse), a timeout per
-// call, a cap on the response body. Redirects: followed for GET within the Gitea API; one hop off
+// GiteaTransport on undici: the pool of the one Gitea HTTP client (gitea-http-client.ts; keep-alive
+// reuse), a timeout per call, a cap on the response body. Redirects: followed for GET within the Gitea API; one hop off
 // the Gitea origin (a signed download link, ADR 0019) is fetched without any credential.
 import { randomBytes } from 'node:crypto';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { GiteaHttpClient } from './gitea-http-client';
 import {
   TransportError,
   type CallIdentity,
@@ -15,6 +16,8 @@ import { isTextContentType } from '../../core/envelope/envelope';
 export type UndiciTransportOptions = {
   /** GITEA_URL, possibly with a sub path (https://host/gitea). */
   baseUrl: string;
+  /** The application's Gitea HTTP client (its pool is used); without it the transport makes its own. */
+  client?: GiteaHttpClient;
   connections?: number;
   userAgent?: string;
   /** Same-origin redirects under /api/v1 followed for GET (Gitea redirects renamed repositories). */
@@ -43,17 +46,20 @@ function isLocalHost(hostname: string): boolean {
 export class UndiciGiteaTransport implements GiteaTransport {
   private readonly origin: string;
   private readonly apiBase: string;
-  private readonly agent: Agent;
+  private readonly client: GiteaHttpClient;
+  private readonly ownsClient: boolean;
 
   constructor(private readonly options: UndiciTransportOptions) {
-    const url = new URL(options.baseUrl);
-    this.origin = url.origin;
-    this.apiBase = `${url.pathname.replace(/\/+$/, '')}/api/v1`;
-    this.agent = new Agent({
-      connections: options.connections ?? 32,
-      keepAliveTimeout: 30_000,
-      pipelining: 1,
-    });
+    this.ownsClient = !options.client;
+    this.client =
+      options.client ??
+      new GiteaHttpClient({
+        baseUrl: options.baseUrl,
+        ...(options.connections ? { connections: options.connections } : {}),
+        ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+      });
+    this.origin = this.client.origin;
+    this.apiBase = `${this.client.basePath}/api/v1`;
   }
 
   async send(
@@ -63,7 +69,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
   ): Promise<GiteaResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json, */*;q=0.5',
-      'user-agent': this.options.userAgent ?? 'aegis-gitea-mcp',
+      'user-agent': this.options.userAgent ?? this.client.userAgent,
       ...lowerKeys(request.headers),
       // A person's Gitea OAuth token goes only as Bearer (CVE-2026-28699: sent any other way,
       // Gitea before 1.26.2 ignored its scopes); the service account's access token as `token`.
@@ -270,7 +276,7 @@ export class UndiciGiteaTransport implements GiteaTransport {
         onComplete: () => finish(),
         onError: (err: Error) => fail(err),
       } as unknown as Dispatcher.DispatchHandler;
-      this.agent.dispatch(
+      this.client.dispatcher.dispatch(
         {
           origin,
           path,
@@ -314,8 +320,9 @@ export class UndiciGiteaTransport implements GiteaTransport {
     return null;
   }
 
+  /** Closes the pool when the transport made its own; the application's client is closed by its module. */
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.ownsClient) await this.client.close();
   }
 }
 

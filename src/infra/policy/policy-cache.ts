@@ -4,8 +4,8 @@
 //    a Redis channel; every replica subscribed to it drops its entry when the message arrives;
 //  - when the subscription (re)connects, everything cached is dropped (messages may have been missed).
 // Without Redis there is one process: the write drops the entry, so the next call reads the change.
-// ioredis is loaded by connect(): a single replica without Redis never needs it.
 import type { Redis } from 'ioredis';
+import type { RedisConnections } from '../redis/redis-connections';
 import type { OrgPolicySource } from '../../core/policy/org-policy-provider';
 import { normalizeOrg, type OrgPolicy } from '../../core/policy/org-policy';
 
@@ -39,16 +39,10 @@ export class PolicyCache implements OrgPolicySource {
   ) {}
 
   /** Subscribes to changes made by other replicas; resolves once the subscription is active. */
-  async connect(redisUrl: string): Promise<void> {
+  async connect(connections: RedisConnections): Promise<void> {
     const warn = this.options.warn ?? (() => undefined);
-    const { Redis } = await import('ioredis');
-    this.publisher = new Redis(redisUrl, {
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: true,
-      lazyConnect: false,
-    });
-    this.publisher.on('error', () => undefined);
-    const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+    this.publisher = connections.client('policy-change-publisher', 'command');
+    const subscriber = connections.client('policy-change-subscriber', 'blocking');
     this.subscriber = subscriber;
     let errorReported = false;
     subscriber.on('error', (error: Error) => {

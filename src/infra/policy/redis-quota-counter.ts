@@ -1,6 +1,7 @@
 // Org quota windows in Redis, shared by every replica: one key per org, person, quota and window,
 // INCR then PEXPIREAT just after the window ends (a key never outlives its window by much).
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type { RedisConnections } from '../redis/redis-connections';
 import { MemoryQuotaCounter, type QuotaCounter, type QuotaHit } from '../../core/policy/quota';
 
 const PREFIX = 'aegis:quota:';
@@ -14,11 +15,11 @@ export class RedisQuotaCounter implements QuotaCounter {
   private warnedAt = 0;
 
   constructor(
-    redisUrl: string,
+    connections: RedisConnections,
     private readonly warn: (message: string) => void = () => undefined,
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
-    this.redis.on('error', () => undefined); // reported by the failing call
+    // Errors are reported by the failing call.
+    this.redis = connections.client('org-quotas', 'command');
   }
 
   async hit(key: string, resetAt: number): Promise<QuotaHit> {

@@ -6,7 +6,8 @@
 // and close() is bounded: running jobs get a grace period, then the workers are closed by
 // force and every connection is dropped, so neither shutdown nor the process can hang on Redis.
 import { Queue, Worker, type Job as BullJob } from 'bullmq';
-import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { RedisConnections } from '../redis/redis-connections';
 import {
   assertJobId,
   FAILED_JOBS_KEPT,
@@ -18,11 +19,10 @@ import {
   type QueueCounts,
 } from './job-queue';
 
-// Plain (non-RESP3) client options.
-type RedisOptions = Omit<IoRedisOptions, 'replyMapping'>;
-
 export type BullJobQueueOptions = {
   redisUrl: string;
+  /** The application's Redis clients (src/infra/redis); without it the queue makes and ends its own. */
+  connections?: RedisConnections;
   /** Key prefix in Redis (default "aegis"); tests use a unique one. */
   prefix?: string;
   onError?: (error: Error) => void;
@@ -58,24 +58,6 @@ type Consumer = {
 
 const FORCE_STEP_MS = 1_000; // each forced shutdown step (pause, close(true), quit) gets this long
 const ERROR_REPEAT_MS = 10_000; // the same error message is reported at most this often
-
-/** ioredis client that hands every copy made by duplicate() (BullMQ's blocking connection) to its owner. */
-class TrackedRedis extends Redis {
-  constructor(
-    url: string,
-    options: RedisOptions,
-    private readonly track: (client: Redis) => void,
-  ) {
-    super(url, options);
-    track(this);
-  }
-
-  override duplicate(override?: Partial<RedisOptions>): Redis {
-    const copy = super.duplicate(override);
-    this.track(copy);
-    return copy;
-  }
-}
 
 function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -113,6 +95,9 @@ function drop(client: Redis): void {
 export class BullJobQueue implements JobQueue {
   readonly kind = 'bullmq' as const;
   private readonly producer: Redis;
+  private readonly connections: RedisConnections;
+  /** Connections made for this queue alone (no shared factory given): ended by close(). */
+  private readonly ownsConnections: boolean;
   private readonly prefix: string;
   private readonly queues = new Map<string, Queue>();
   private readonly consumers: Consumer[] = [];
@@ -125,12 +110,11 @@ export class BullJobQueue implements JobQueue {
     this.prefix = options.prefix ?? 'aegis';
     // Producer side (add, counts, schedulers, ping): fail fast while Redis is away instead of
     // parking commands until it returns; callers (the audit pipeline) have a fallback.
-    this.producer = new Redis(options.redisUrl, {
-      ...this.connectionOptions(),
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-    });
+    this.ownsConnections = !options.connections;
+    this.connections =
+      options.connections ??
+      new RedisConnections(options.redisUrl, { maxReconnectDelayMs: options.maxReconnectDelayMs });
+    this.producer = this.connections.client('queue-producer', 'fail-fast');
     this.producer.on('error', (error: Error) => this.report(error));
   }
 
@@ -251,20 +235,7 @@ export class BullJobQueue implements JobQueue {
     await Promise.all([...this.queues.values()].map((queue) => bounded(queue.close(), FORCE_STEP_MS)));
     if (this.producer.status === 'ready') await bounded(this.producer.quit(), FORCE_STEP_MS);
     drop(this.producer); // no-op after a clean quit; stops reconnect timers otherwise
-  }
-
-  private connectionOptions(): RedisOptions {
-    const maxDelay = this.options.maxReconnectDelayMs ?? 2_000;
-    return {
-      // Reconnect for ever, backing off from 50 ms to maxDelay.
-      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 16), maxDelay),
-      // A replica promoted after a failover refuses writes until we reconnect to the new primary.
-      reconnectOnError: (error) => error.message.startsWith('READONLY'),
-      // Notice a peer that vanished without closing the socket.
-      keepAlive: 10_000,
-      // disconnect() arms a timer (2 s by default) that outlives a socket already dead: keep it short.
-      disconnectTimeout: 300,
-    };
+    if (this.ownsConnections) await this.connections.close();
   }
 
   private spawnWorker(
@@ -282,9 +253,9 @@ export class BullJobQueue implements JobQueue {
     };
     // Workers wait for Redis rather than fail: BullMQ requires maxRetriesPerRequest null for the
     // blocking connection, and commands sent while reconnecting are kept in the offline queue.
-    const connection = new TrackedRedis(
-      this.options.redisUrl,
-      { ...this.connectionOptions(), maxRetriesPerRequest: null, enableOfflineQueue: true },
+    const connection = this.connections.client(
+      `queue-worker:${queue.replace(/[^\w.:-]/g, '_')}`,
+      'blocking',
       track,
     );
     const pending = new Set<string>();

@@ -4,6 +4,8 @@ import { Global, Inject, Module, type BeforeApplicationShutdown } from '@nestjs/
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { LOGGER } from '../logging/logging.tokens';
+import type { RedisConnections } from '../redis/redis-connections';
+import { REDIS_CONNECTIONS } from '../redis/redis.tokens';
 import { JOB_QUEUE } from './queue.tokens';
 import { createJobQueue } from './create-job-queue';
 import type { JobQueue } from './job-queue';
@@ -13,14 +15,19 @@ import type { JobQueue } from './job-queue';
   providers: [
     {
       provide: JOB_QUEUE,
-      inject: [APP_CONFIG, LOGGER],
-      useFactory: async (config: AppConfig, logger: Logger): Promise<JobQueue> => {
+      inject: [APP_CONFIG, LOGGER, { token: REDIS_CONNECTIONS, optional: true }],
+      useFactory: async (
+        config: AppConfig,
+        logger: Logger,
+        connections?: RedisConnections | null,
+      ): Promise<JobQueue> => {
         const queue = await createJobQueue(
           config.storage.redisUrl,
           (error) => logger.error({ component: 'queue', err: error.message }, 'queue backend error'),
           {
             onWorkerRestart: (name, reason) =>
               logger.warn({ component: 'queue', queue: name, reason }, 'queue worker replaced'),
+            connections,
           },
         );
         logger.info({ component: 'queue', kind: queue.kind }, 'job queue ready');

@@ -3,7 +3,9 @@
 import { Inject, Module, OnModuleInit, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { LOGGER, OAUTH_RESOLVER } from '../tokens';
+import { GiteaHttpModule } from '../../infra/gitea/gitea-http.module';
+import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
+import { GITEA_HTTP, LOGGER, OAUTH_RESOLVER } from '../tokens';
 import { CompositeIdentityResolver } from '../oauth/composite.resolver';
 import type { OAuthIdentityResolver } from '../oauth/oauth-identity.resolver';
 import { fetchGiteaUser } from './gitea-user.client';
@@ -29,16 +31,17 @@ class RefusingResolver implements IdentityResolver {
 }
 
 @Module({
+  imports: [GiteaHttpModule],
   providers: [
     {
       provide: SERVICE_TOKEN_RESOLVER,
-      inject: [APP_CONFIG, { token: LOGGER, optional: true }],
-      useFactory: (config: AppConfig, logger?: Logger) =>
+      inject: [APP_CONFIG, GITEA_HTTP, { token: LOGGER, optional: true }],
+      useFactory: (config: AppConfig, gitea: GiteaHttpClient, logger?: Logger) =>
         new ServiceTokenIdentityResolver({
           bearerToken: config.mcp.bearerToken,
           giteaToken: config.gitea.token,
           resourceMetadataUrl: null,
-          lookupUser: (token) => fetchGiteaUser(config.gitea.url, token, config.gitea.timeoutMs),
+          lookupUser: (token) => fetchGiteaUser(gitea, token, config.gitea.timeoutMs),
           now: () => Date.now(),
           warn: (message) =>
             logger ? logger.warn({ component: 'auth' }, message) : console.warn(`[auth] ${message}`),

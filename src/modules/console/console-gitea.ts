@@ -1,29 +1,21 @@
-// Gitea as the console session's person, through their own Gitea grant (never the service token):
-// what the admin API's org-owner check asks. The token is sent as Bearer only (CVE-2026-28699),
+// Gitea as the console session's person, through their own Gitea grant (never the service token)
+// and the one Gitea HTTP client: what the admin API's org-owner check asks. The token is sent as Bearer only (CVE-2026-28699),
 // refreshed by the grant service; a 401 is reported so the grant is refreshed once and retried.
 import type { GiteaGrantService } from '../../core/gitea-oauth/grant-service';
+import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
 import type { GiteaAsPerson } from './console-session.authenticator';
 
 export function giteaAsGrant(
   grants: Pick<GiteaGrantService, 'credentialFor' | 'upstreamRefused'>,
-  giteaUrl: string,
+  gitea: GiteaHttpClient,
   timeoutMs: number,
 ): (personId: string) => GiteaAsPerson {
-  const base = giteaUrl.replace(/\/+$/, '');
   const get = async (path: string, token: string): Promise<{ status: number; body: unknown }> => {
-    const response = await fetch(`${base}/api/v1${path}`, {
+    const response = await gitea.request(`/api/v1${path}`, {
       headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
     });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body };
+    return { status: response.status, body: response.json() ?? response.text };
   };
   return (personId) => async (path) => {
     const credential = await grants.credentialFor(personId);

@@ -17,7 +17,9 @@ import type { GiteaBrowserSignIn } from '../gitea-oauth/gitea-sign-in';
 import type { GiteaGrantService } from '../../core/gitea-oauth/grant-service';
 import type { AdminAuthRegistry } from '../policy/admin-auth';
 import { ADMIN_AUTH_REGISTRY } from '../policy/policy.tokens';
-import { PRISMA } from '../tokens';
+import { GiteaHttpModule } from '../../infra/gitea/gitea-http.module';
+import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
+import { GITEA_HTTP, PRISMA } from '../tokens';
 import { giteaAsGrant } from './console-gitea';
 import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleController } from './console.controller';
@@ -27,7 +29,7 @@ import { CONSOLE_SESSIONS, CONSOLE_SIGN_IN, type ConsoleSignIn } from './console
 export const CONSOLE_PURPOSE = 'console';
 
 @Module({
-  imports: [GiteaOAuthModule],
+  imports: [GiteaOAuthModule, GiteaHttpModule],
   controllers: [ConsoleSessionController, ConsoleController],
   providers: [
     {
@@ -57,6 +59,7 @@ export class ConsoleModule implements OnModuleInit {
     @Optional() @Inject(GITEA_BROWSER_SIGN_IN) private readonly browser: GiteaBrowserSignIn | null,
     @Optional() @Inject(GITEA_GRANT_SERVICE) private readonly grants: GiteaGrantService | null,
     @Optional() @Inject(ADMIN_AUTH_REGISTRY) private readonly adminAuth: AdminAuthRegistry | null,
+    @Inject(GITEA_HTTP) private readonly gitea: GiteaHttpClient,
   ) {}
 
   onModuleInit(): void {
@@ -68,7 +71,7 @@ export class ConsoleModule implements OnModuleInit {
       new ConsoleSessionAuthenticator(
         this.config.server.publicUrl,
         this.sessions,
-        grants ? giteaAsGrant(grants, this.config.gitea.url, this.config.gitea.timeoutMs) : undefined,
+        grants ? giteaAsGrant(grants, this.gitea, this.config.gitea.timeoutMs) : undefined,
       ),
     );
     // A person whose Gitea grant is revoked (by them, an admin, or Gitea) is signed out everywhere.

@@ -13,7 +13,9 @@ import { HttpGiteaOAuthEndpoint } from '../../infra/gitea-oauth/gitea-oauth.endp
 import { PrismaGiteaGrantRepository } from '../../infra/gitea-oauth/prisma-gitea-grant.repository';
 import { PrismaSignInStateStore } from '../../infra/gitea-oauth/sign-in-state.store';
 import type { JobQueue } from '../../infra/queue/job-queue';
-import { JOB_QUEUE, LOGGER, PRISMA } from '../tokens';
+import { GiteaHttpModule } from '../../infra/gitea/gitea-http.module';
+import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
+import { GITEA_HTTP, JOB_QUEUE, LOGGER, PRISMA } from '../tokens';
 import { GiteaGrantJobs } from './gitea-grant.jobs';
 import { GiteaGrantStoreAdapter } from './gitea-grant-store';
 import type { GiteaGrantStore, GiteaSignIn, McpGrantRevoker } from '../../core/oauth/gitea-seam';
@@ -34,6 +36,7 @@ export const giteaOAuthEnabled = (config: AppConfig): boolean =>
   !!(config.gitea.oauthClientId && config.gitea.oauthClientSecret && config.secrets.encryptionKey);
 
 @Module({
+  imports: [GiteaHttpModule],
   controllers: [GiteaSignInController],
   providers: [
     {
@@ -46,11 +49,11 @@ export const giteaOAuthEnabled = (config: AppConfig): boolean =>
     },
     {
       provide: GITEA_OAUTH_ENDPOINT,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): HttpGiteaOAuthEndpoint | null =>
+      inject: [APP_CONFIG, GITEA_HTTP],
+      useFactory: (config: AppConfig, gitea: GiteaHttpClient): HttpGiteaOAuthEndpoint | null =>
         giteaOAuthEnabled(config)
           ? new HttpGiteaOAuthEndpoint({
-              giteaUrl: config.gitea.url,
+              gitea,
               clientId: config.gitea.oauthClientId!,
               clientSecret: config.gitea.oauthClientSecret!,
               timeoutMs: config.gitea.timeoutMs,

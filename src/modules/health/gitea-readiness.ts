@@ -9,9 +9,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { giteaVersionWarnings } from '../../config/startup-checks';
+import { GiteaHttpError, type GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
 import { bundledSpecPath } from '../../infra/gitea/spec-source';
 import { fetchGiteaUser } from '../auth/gitea-user.client';
-import { LOGGER } from '../tokens';
+import { GITEA_HTTP, LOGGER } from '../tokens';
 
 export const READINESS_CACHE_MS = 1_000;
 export const PROBE_TIMEOUT_MS = 5_000;
@@ -19,8 +20,9 @@ export const PROBE_TIMEOUT_MS = 5_000;
 export type GiteaStatus =
   { up: true; version: string | null; serviceAccount: string | null } | { up: false; message: string };
 
-/** The most specific reason undici gives for a failed fetch ("fetch failed" alone says nothing). */
+/** The most specific reason undici gives for a failed request ("fetch failed" alone says nothing). */
 export function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof GiteaHttpError) return error.message;
   // Duck-typed: undici's errors may come from another realm than this module's Error.
   type ErrorLike = { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
   const like = (value: unknown): ErrorLike | null =>
@@ -65,6 +67,7 @@ export class GiteaReadiness {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(GITEA_HTTP) private readonly gitea: GiteaHttpClient,
   ) {}
 
   check(now: number = Date.now()): Promise<GiteaStatus> {
@@ -79,18 +82,16 @@ export class GiteaReadiness {
     const timeoutMs = Math.min(this.config.gitea.timeoutMs, PROBE_TIMEOUT_MS);
     let version: string | null;
     try {
-      const response = await fetch(`${base}/api/v1/version`, {
-        signal: AbortSignal.timeout(timeoutMs),
+      const response = await this.gitea.request('/api/v1/version', {
+        timeoutMs,
         headers: { accept: 'application/json' },
-        redirect: 'manual',
       });
-      if (!response.ok) {
-        await response.body?.cancel();
+      if (response.status < 200 || response.status >= 300) {
         const hint =
           response.status === 404 ? ' (is GITEA_URL the base URL of a Gitea, without /api/v1?)' : '';
         return { up: false, message: `GET ${base}/api/v1/version answered HTTP ${response.status}${hint}` };
       }
-      const body = (await response.json().catch(() => ({}))) as { version?: unknown };
+      const body = (response.json() ?? {}) as { version?: unknown };
       version = typeof body.version === 'string' ? body.version : null;
     } catch (error) {
       return {
@@ -106,7 +107,7 @@ export class GiteaReadiness {
     }
     const token = this.config.gitea.token;
     if (!token || !this.config.mcp.bearerToken) return { up: true, version, serviceAccount: null };
-    const user = await fetchGiteaUser(base, token, timeoutMs);
+    const user = await fetchGiteaUser(this.gitea, token, timeoutMs);
     if (!user.ok) {
       const message = user.unauthorized
         ? `${user.message}: set GITEA_TOKEN to a valid access token of the service account`

@@ -22,7 +22,8 @@ import { AdmissionModule, HTTP_ADMISSION } from '../admission/admission.module';
 import type { HttpAdmission } from '../admission/http-admission';
 import { AuthModule } from '../auth/auth.module';
 import { IDENTITY_RESOLVER, type IdentityResolver } from '../auth/identity-resolver';
-import { AUDIT_SINK, LOGGER, METRICS_REGISTRY, TOOL_SERVICE } from '../tokens';
+import type { RedisConnections } from '../../infra/redis/redis-connections';
+import { AUDIT_SINK, LOGGER, METRICS_REGISTRY, REDIS_CONNECTIONS, TOOL_SERVICE } from '../tokens';
 import { ToolsModule } from '../tools/tools.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint';
@@ -71,17 +72,19 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
     },
     {
       provide: MCP_SESSION_REVOCATIONS,
-      inject: [APP_CONFIG, MCP_LOGGER],
-      // ioredis is loaded only when Redis is configured (start-up CPU of the embedded default).
-      useFactory: async (config: AppConfig, logger: Logger): Promise<SessionRevocations> => {
+      inject: [APP_CONFIG, MCP_LOGGER, { token: REDIS_CONNECTIONS, optional: true }],
+      useFactory: (
+        config: AppConfig,
+        logger: Logger,
+        redis?: RedisConnections | null,
+      ): SessionRevocations => {
         if (!config.storage.redisUrl) return new MemorySessionRevocations();
-        const { Redis } = await import('ioredis');
-        const redis = new Redis(config.storage.redisUrl, {
-          maxRetriesPerRequest: 1,
-          enableOfflineQueue: true,
-        });
-        redis.on('error', () => undefined); // reported per use below; avoid unhandled error events
-        return new RedisSessionRevocations(redis, (message) => logger.warn({ component: 'mcp' }, message));
+        // Ended sessions must be seen by every replica: never a silent per-replica fallback.
+        if (!redis) throw new Error('REDIS_URL is set but no Redis connections are provided (RedisModule)');
+        // Failures are reported per use (the store fails open with a warning).
+        return new RedisSessionRevocations(redis.client('mcp-session-revocations', 'command'), (message) =>
+          logger.warn({ component: 'mcp' }, message),
+        );
       },
     },
     {

@@ -3,6 +3,7 @@
 // registry tries them in order: the bootstrap ADMIN_TOKEN here; a person's OAuth access token and
 // the console's session register themselves from their own modules (see /work/notes/seams.md).
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
 
 /** Ask Gitea something as the principal (their own grant); path relative to /api/v1. */
 export type GiteaAsPerson = (path: string) => Promise<{ status: number; body: unknown }>;
@@ -92,29 +93,24 @@ export class AdminTokenAuthenticator implements AdminAuthenticator {
   }
 }
 
-/** Gitea as a person holding `token` (sent only to the configured Gitea origin, never logged). */
-export function giteaAsToken(giteaUrl: string, token: string, timeoutMs: number): GiteaAsPerson {
-  const base = giteaUrl.replace(/\/+$/, '');
+/**
+ * Gitea as the holder of `token`, through the one Gitea HTTP client (so only to GITEA_URL, never
+ * across a redirect; never logged). `scheme`: `token` for an access token, `Bearer` for a person's
+ * Gitea OAuth token (CVE-2026-28699: sent any other way, Gitea before 1.26.2 ignored its scopes).
+ */
+export function giteaAsToken(
+  gitea: GiteaHttpClient,
+  token: string,
+  timeoutMs: number,
+  scheme: 'token' | 'Bearer' = 'token',
+): GiteaAsPerson {
   return async (path) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    try {
-      const response = await fetch(`${base}/api/v1${path}`, {
-        headers: { authorization: `token ${token}`, accept: 'application/json' },
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, body };
-    } finally {
-      clearTimeout(timer);
-    }
+    const response = await gitea.request(`/api/v1${path}`, {
+      headers: { authorization: `${scheme} ${token}`, accept: 'application/json' },
+      timeoutMs,
+    });
+    const body = response.json();
+    return { status: response.status, body: body ?? response.text };
   };
 }
 
@@ -206,7 +202,7 @@ const isChange = (request: AdminRequestView): boolean =>
 export class OAuthAdminAuthenticator implements AdminAuthenticator {
   constructor(
     private readonly resolver: BearerIdentityResolver,
-    private readonly giteaUrl: string,
+    private readonly gitea: GiteaHttpClient,
     private readonly timeoutMs: number,
   ) {}
 
@@ -231,7 +227,8 @@ export class OAuthAdminAuthenticator implements AdminAuthenticator {
         login: identity.login,
         isSiteAdmin: identity.isSiteAdmin,
         via: 'oauth',
-        gitea: identity.token ? giteaAsToken(this.giteaUrl, identity.token, this.timeoutMs) : null,
+        // The person's Gitea OAuth token: Bearer only.
+        gitea: identity.token ? giteaAsToken(this.gitea, identity.token, this.timeoutMs, 'Bearer') : null,
       },
     };
   }

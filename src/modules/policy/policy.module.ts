@@ -10,13 +10,17 @@ import { MemoryQuotaCounter, type QuotaCounter } from '../../core/policy/quota';
 import type { AuditSink, PolicyProvider } from '../../core/ports';
 import { OrgPolicyRepository, type PolicyDb } from '../../infra/policy/org-policy.repository';
 import { PolicyCache } from '../../infra/policy/policy-cache';
+import type { RedisConnections } from '../../infra/redis/redis-connections';
+import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
 import {
   AUDIT_SINK,
+  GITEA_HTTP,
   LOGGER,
   POLICY_PROVIDER,
   POLICY_SOURCE,
   PRISMA,
   QUOTA_COUNTER,
+  REDIS_CONNECTIONS,
   SPEC_REPORT,
   TOOL_SERVICE,
 } from '../tokens';
@@ -68,28 +72,23 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
     },
     {
       provide: QUOTA_COUNTER,
-      inject: [APP_CONFIG, LOGGER],
+      inject: [REDIS_CONNECTIONS, LOGGER],
       // ioredis is loaded only when Redis is configured (start-up CPU of the embedded default).
-      useFactory: async (config: AppConfig, logger: Logger): Promise<QuotaCounter> => {
-        if (!config.storage.redisUrl) return new MemoryQuotaCounter();
+      useFactory: async (redis: RedisConnections | null, logger: Logger): Promise<QuotaCounter> => {
+        if (!redis) return new MemoryQuotaCounter();
         const { RedisQuotaCounter } = await import('../../infra/policy/redis-quota-counter');
-        return new RedisQuotaCounter(config.storage.redisUrl, (message) =>
-          logger.warn({ component: 'policy' }, message),
-        );
+        return new RedisQuotaCounter(redis, (message) => logger.warn({ component: 'policy' }, message));
       },
     },
     {
       provide: ADMIN_AUTH_REGISTRY,
-      inject: [APP_CONFIG, IDENTITY_RESOLVER],
-      useFactory: (config: AppConfig, identities: IdentityResolver) => {
+      inject: [APP_CONFIG, IDENTITY_RESOLVER, GITEA_HTTP],
+      useFactory: (config: AppConfig, identities: IdentityResolver, gitea: GiteaHttpClient) => {
         const registry = new AdminAuthRegistry();
         if (config.admin.token)
           registry.register('admin_token', new AdminTokenAuthenticator(config.admin.token));
         // People's OAuth access tokens, through the same resolver as /mcp (mode "oauth" only).
-        registry.register(
-          'oauth',
-          new OAuthAdminAuthenticator(identities, config.gitea.url, config.gitea.timeoutMs),
-        );
+        registry.register('oauth', new OAuthAdminAuthenticator(identities, gitea, config.gitea.timeoutMs));
         return registry;
       },
     },
@@ -104,6 +103,7 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
         ORG_OWNERSHIP,
         TOOL_SERVICE,
         QUOTA_COUNTER,
+        GITEA_HTTP,
         { token: AUDIT_SINK, optional: true },
         { token: SPEC_REPORT, optional: true },
       ],
@@ -115,6 +115,7 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
         ownership: OrgOwnership,
         tools: ToolService,
         quotas: QuotaCounter,
+        gitea: GiteaHttpClient,
         audit?: AuditSink,
         specReport?: SpecReportHolder,
       ) =>
@@ -133,7 +134,7 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
           quotas,
           audit: audit ?? null,
           serviceGitea: config.gitea.token
-            ? giteaAsToken(config.gitea.url, config.gitea.token, config.gitea.timeoutMs)
+            ? giteaAsToken(gitea, config.gitea.token, config.gitea.timeoutMs)
             : null,
         }),
     },
@@ -162,11 +163,11 @@ export class PolicyModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(POLICY_SOURCE) private readonly cache: PolicyCache,
     @Inject(QUOTA_COUNTER) private readonly quotas: QuotaCounter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS_CONNECTIONS) private readonly redis: RedisConnections | null,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    if (this.config.storage.redisUrl) await this.cache.connect(this.config.storage.redisUrl);
+    if (this.redis) await this.cache.connect(this.redis);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -14,8 +14,11 @@ import { GlobalPolicyProvider } from '../../core/policy/global-policy';
 import { OrgPolicyProvider, type OrgPolicySource } from '../../core/policy/org-policy-provider';
 import type { QuotaCounter } from '../../core/policy/quota';
 import { UndiciGiteaTransport } from '../../infra/gitea/undici-gitea-transport';
+import { GiteaHttpModule } from '../../infra/gitea/gitea-http.module';
+import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
 import {
   AUDIT_SINK,
+  GITEA_HTTP,
   GITEA_TRANSPORT,
   LOGGER,
   POLICY_PROVIDER,
@@ -41,14 +44,15 @@ class TransportCloser implements OnApplicationShutdown {
 
 @Global()
 @Module({
+  imports: [GiteaHttpModule],
   providers: [
     // Filled by the TOOL_SERVICE factory below; read by the admin API's catalogue.
     { provide: SPEC_REPORT, useFactory: (): SpecReportHolder => ({ current: null }) },
     {
       provide: GITEA_TRANSPORT,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): GiteaTransport =>
-        new UndiciGiteaTransport({ baseUrl: config.gitea.url }),
+      inject: [APP_CONFIG, GITEA_HTTP],
+      useFactory: (config: AppConfig, gitea: GiteaHttpClient): GiteaTransport =>
+        new UndiciGiteaTransport({ baseUrl: config.gitea.url, client: gitea }),
     },
     {
       // Org policies when the policy module is composed (it needs the database), else the global one.
@@ -76,6 +80,7 @@ class TransportCloser implements OnApplicationShutdown {
         APP_CONFIG,
         GITEA_TRANSPORT,
         POLICY_PROVIDER,
+        GITEA_HTTP,
         { token: AUDIT_SINK, optional: true },
         { token: LOGGER, optional: true },
         { token: QUOTA_COUNTER, optional: true },
@@ -85,6 +90,7 @@ class TransportCloser implements OnApplicationShutdown {
         config: AppConfig,
         transport: GiteaTransport,
         policy: PolicyProvider,
+        gitea: GiteaHttpClient,
         audit: AuditSink | undefined,
         logger: Logger | undefined,
         quotas: QuotaCounter | undefined,
@@ -95,7 +101,7 @@ class TransportCloser implements OnApplicationShutdown {
         const loaded = await loadSpec({
           source: config.tools.specSource,
           giteaUrl: config.gitea.url,
-          fetchText: liveSpecFetcher(config.gitea.token, Math.min(config.gitea.timeoutMs, 15_000)),
+          fetchText: liveSpecFetcher(gitea, config.gitea.token, Math.min(config.gitea.timeoutMs, 15_000)),
           warn,
         });
         logger?.info(

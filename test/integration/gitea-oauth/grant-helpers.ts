@@ -5,6 +5,11 @@ import { GrantCipher } from '../../../src/core/gitea-oauth/grant-cipher';
 import { GiteaGrantService, type GrantServiceOptions } from '../../../src/core/gitea-oauth/grant-service';
 import type { Database } from '../../../src/infra/database/database';
 import { HttpGiteaOAuthEndpoint } from '../../../src/infra/gitea-oauth/gitea-oauth.endpoint';
+import {
+  GiteaHttpClient,
+  type GiteaHttpAnswer,
+  type GiteaHttpRequest,
+} from '../../../src/infra/gitea/gitea-http-client';
 import { PrismaGiteaGrantRepository } from '../../../src/infra/gitea-oauth/prisma-gitea-grant.repository';
 import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
 
@@ -32,23 +37,24 @@ export async function grantWorld(db: Database, key = newKey()): Promise<GrantWor
   const sim = await startGiteaSimulator({ seed: 'test' });
   const app = sim.oauth.registerApp({ name: 'aegis', redirectUris: [REDIRECT_URI], confidential: true });
   const minted = new Set<string>();
-  const realFetch = globalThis.fetch;
-  // Wraps fetch to remember every token Gitea issued (refreshes included).
-  const recordingFetch: typeof fetch = async (input, init) => {
-    const response = await realFetch(input, init);
-    if (String(input).endsWith('/login/oauth/access_token') && response.status === 200) {
-      const body = (await response.clone().json()) as { access_token: string; refresh_token: string };
-      minted.add(body.access_token);
-      minted.add(body.refresh_token);
+  // Remembers every token Gitea issued (refreshes included), as it comes through the client.
+  class RecordingGitea extends GiteaHttpClient {
+    override async request(path: string, init: GiteaHttpRequest): Promise<GiteaHttpAnswer> {
+      const answer = await super.request(path, init);
+      if (path === '/login/oauth/access_token' && answer.status === 200) {
+        const body = answer.json() as { access_token: string; refresh_token: string };
+        minted.add(body.access_token);
+        minted.add(body.refresh_token);
+      }
+      return answer;
     }
-    return response;
-  };
+  }
+  const gitea = new RecordingGitea({ baseUrl: sim.url });
   const endpoint = new HttpGiteaOAuthEndpoint({
-    giteaUrl: sim.url,
+    gitea,
     clientId: app.clientId,
     clientSecret: app.clientSecret,
     timeoutMs: 5000,
-    fetch: recordingFetch,
   });
   const defaultCipher = new GrantCipher(key);
   const world: GrantWorld = {
@@ -70,8 +76,9 @@ export async function grantWorld(db: Database, key = newKey()): Promise<GrantWor
       }),
     async tokensFor(login, scope) {
       const code = sim.oauth.approve({ clientId: app.clientId, redirectUri: REDIRECT_URI, login, scope });
-      const response = await recordingFetch(`${sim.url}/login/oauth/access_token`, {
+      const response = await gitea.request('/login/oauth/access_token', {
         method: 'POST',
+        timeoutMs: 5000,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
           grant_type: 'authorization_code',
@@ -81,7 +88,7 @@ export async function grantWorld(db: Database, key = newKey()): Promise<GrantWor
           client_secret: app.clientSecret,
         }).toString(),
       });
-      const body = (await response.json()) as {
+      const body = response.json() as {
         access_token: string;
         refresh_token: string;
         expires_in: number;
@@ -104,7 +111,10 @@ export async function grantWorld(db: Database, key = newKey()): Promise<GrantWor
       const { person } = await service.saveSignIn({ account: who.account, tokens, access, scopes });
       return { personId: person.id };
     },
-    close: () => sim.close(),
+    close: async () => {
+      await gitea.close();
+      await sim.close();
+    },
   };
   return world;
 }

@@ -6,6 +6,7 @@ import { defaultOrgPolicy, type OrgPolicy } from '../../../src/core/policy/org-p
 import { MemoryQuotaCounter } from '../../../src/core/policy/quota';
 import { PolicyCache } from '../../../src/infra/policy/policy-cache';
 import { RedisQuotaCounter } from '../../../src/infra/policy/redis-quota-counter';
+import { RedisConnections } from '../../../src/infra/redis/redis-connections';
 
 const REDIS_URL = process.env.TEST_REDIS_URL?.trim() || null;
 
@@ -72,8 +73,16 @@ if (!REDIS_URL) process.stderr.write('SKIPPED policy propagation [redis]: TEST_R
 
 describeRedis('policy propagation between replicas through Redis', () => {
   const caches: PolicyCache[] = [];
+  // Each replica has its own Redis clients, from its own factory.
+  const replicas: RedisConnections[] = [];
+  const replica = (): RedisConnections => {
+    const connections = new RedisConnections(REDIS_URL!);
+    replicas.push(connections);
+    return connections;
+  };
   afterAll(async () => {
     await Promise.all(caches.map((c) => c.close()));
+    await Promise.all(replicas.map((r) => r.close()));
   });
 
   it('drops the entry in the other replica within a second of the change', async () => {
@@ -83,8 +92,8 @@ describeRedis('policy propagation between replicas through Redis', () => {
     const a = new PolicyCache(store, { ttlMs: 600_000 });
     const b = new PolicyCache(store, { ttlMs: 600_000 });
     caches.push(a, b);
-    await a.connect(REDIS_URL!);
-    await b.connect(REDIS_URL!);
+    await a.connect(replica());
+    await b.connect(replica());
     store.set(org, 1);
     expect((await b.get(org))?.version).toBe(1);
     const delays: number[] = [];
@@ -112,7 +121,7 @@ describeRedis('policy propagation between replicas through Redis', () => {
     const org = `re-${randomBytes(4).toString('hex')}`;
     const b = new PolicyCache(store, { ttlMs: 600_000 });
     caches.push(b);
-    await b.connect(REDIS_URL!);
+    await b.connect(replica());
     store.set(org, 1);
     await b.get(org);
     store.set(org, 2);
@@ -127,8 +136,8 @@ describeRedis('policy propagation between replicas through Redis', () => {
   });
 
   it('counts quotas in one window across two replicas', async () => {
-    const a = new RedisQuotaCounter(REDIS_URL!);
-    const b = new RedisQuotaCounter(REDIS_URL!);
+    const a = new RedisQuotaCounter(replica());
+    const b = new RedisQuotaCounter(replica());
     try {
       const key = `test:${randomBytes(6).toString('hex')}:tool_calls_per_minute:1`;
       const resetAt = Date.now() + 60_000;

@@ -1,6 +1,7 @@
 // Issue 14 point 4: who reaches /api/admin. ADMIN_TOKEN is a site admin (and does not exist when
 // unset); a person's OAuth access token (mode "oauth" from the /mcp resolver) is that person; the
 // service bearer is no admin credential; org ownership is asked of Gitea as the person and cached.
+import { GiteaHttpClient } from '../../../src/infra/gitea/gitea-http-client';
 import {
   AdminAuthRegistry,
   AdminTokenAuthenticator,
@@ -40,7 +41,10 @@ const resolver: BearerIdentityResolver = {
 function registry(adminToken: string | null): AdminAuthRegistry {
   const r = new AdminAuthRegistry();
   if (adminToken) r.register('admin_token', new AdminTokenAuthenticator(adminToken));
-  r.register('oauth', new OAuthAdminAuthenticator(resolver, 'http://gitea.invalid', 1000));
+  r.register(
+    'oauth',
+    new OAuthAdminAuthenticator(resolver, new GiteaHttpClient({ baseUrl: 'http://gitea.invalid' }), 1000),
+  );
   return r;
 }
 

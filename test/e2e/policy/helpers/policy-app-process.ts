@@ -7,6 +7,7 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { FEATURE_MODULES } from '../../../../src/app.module';
 import { APP_CONFIG, type AppConfig } from '../../../../src/config/app-config';
 import { createApp } from '../../../../src/main';
+import { GiteaHttpClient } from '../../../../src/infra/gitea/gitea-http-client';
 import { giteaAsToken, type AdminAuthRegistry } from '../../../../src/modules/policy/admin-auth';
 import { ADMIN_AUTH_REGISTRY } from '../../../../src/modules/policy/policy.tokens';
 import { serveChild } from '../../helpers/child-entry';
@@ -20,11 +21,12 @@ class PersonTokenAuthModule implements OnModuleInit {
 
   onModuleInit(): void {
     const { url, timeoutMs } = this.config.gitea;
+    const client = new GiteaHttpClient({ baseUrl: url });
     this.registry.register('test_person', {
       authenticate: async (request) => {
         const match = /^Bearer person\.(\S+)$/.exec(request.headers.authorization ?? '');
         if (!match) return null;
-        const gitea = giteaAsToken(url, match[1] as string, timeoutMs);
+        const gitea = giteaAsToken(client, match[1] as string, timeoutMs);
         const me = await gitea('/user');
         if (me.status !== 200) return { ok: false, status: 401, message: 'Gitea refused that token' };
         const body = me.body as { login: string; is_admin: boolean };
