@@ -26,6 +26,8 @@ export type AppConfig = {
     oauthAdminScopes: boolean; // GITEA_OAUTH_ADMIN_SCOPES: ask for read:/write:admin too
     grantReconcileIntervalMs: number; // GITEA_GRANT_RECONCILE_INTERVAL_MS: lifecycle bound
     tokenRefreshAheadMs: number; // GITEA_TOKEN_REFRESH_AHEAD_MS
+    /** GITEA_OFF_ORIGIN_DOWNLOADS (ADR 0019); unset in hand-built configs means "follow". */
+    offOriginDownloads?: 'follow' | 'refuse';
   };
   mcp: {
     bearerToken: string | null; // MCP_BEARER_TOKEN

@@ -220,6 +220,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     integer(60_000),
   ),
   v(
+    'GITEA_OFF_ORIGIN_DOWNLOADS',
+    'gitea',
+    'follow',
+    'A GET that Gitea redirects off its own origin (an artifact or LFS download behind a signed storage link, ADR 0019): "follow" fetches that one hop without any credential and returns the bytes like any binary result (within MAX_BINARY_BYTES, scanned); "refuse" answers it with an error naming the origin. The link itself is never returned.',
+    oneOf(['follow', 'refuse'] as const),
+  ),
+  v(
     'MCP_BEARER_TOKEN',
     'mcp',
     null,
@@ -576,6 +583,7 @@ export function parseConfig(env: Env): ParseResult {
       oauthAdminScopes: get('GITEA_OAUTH_ADMIN_SCOPES', false),
       grantReconcileIntervalMs: get('GITEA_GRANT_RECONCILE_INTERVAL_MS', 300_000),
       tokenRefreshAheadMs: get('GITEA_TOKEN_REFRESH_AHEAD_MS', 600_000),
+      offOriginDownloads: get<'follow' | 'refuse'>('GITEA_OFF_ORIGIN_DOWNLOADS', 'follow'),
     },
     mcp: {
       bearerToken: get<string | null>('MCP_BEARER_TOKEN', null),

@@ -10,9 +10,11 @@ import { loadSwagger, Router, swaggerPath } from './router';
 import { seed, type SeededTokens, type SeedName } from './seed';
 import { createState, type AccessToken, type SimState, type User } from './state';
 import { handlers } from './handlers';
+import { ArtifactStore } from './artifacts';
 
 export type { FaultRule } from './faults';
 export type { SimState } from './state';
+export type { Artifact, ArtifactStore, StorageRequest } from './artifacts';
 export { secretFileContent, leakFileText, leakFiles, HUGE_FILE_BYTES } from './seed';
 
 export const GITEA_VERSION = '1.27.1';
@@ -40,6 +42,8 @@ export type GiteaSimulator = {
   /** Seeded logins' passwords, for basic auth (e.g. creating tokens as Gitea requires). */
   passwords: Record<string, string>;
   oauth: OAuthProvider;
+  /** Actions artifacts; `serveDirect` sends downloads to the storage host (`storageUrl`, another origin). */
+  artifacts: ArtifactStore;
   swaggerPath: string;
   /** Operation ids the simulator serves; every other swagger operation answers 501. */
   servedOperations: string[];
@@ -96,6 +100,17 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
   const router = new Router(swagger);
   const faults = new FaultSwitches();
   const oauth = new OAuthProvider(world);
+  const artifacts = new ArtifactStore(state, () => world.baseUrl);
+  const allHandlers: Record<string, Handler> = { ...handlers, ...artifacts.handlers };
+  if ((options.seed ?? 'test') !== 'empty') {
+    const acme = findUser(state, 'acme');
+    const widgets = acme && state.repos.find((r) => r.ownerId === acme.id && r.name === 'widgets');
+    if (widgets)
+      artifacts.add(widgets, 'build-output', {
+        'report.txt': 'build ok: 3 targets, 0 warnings\n',
+        'dist/VERSION': '1.0.0\n',
+      });
+  }
   const swaggerText = options.swaggerText ?? JSON.stringify(swagger);
   const errUrl = (): string => `${world.baseUrl}${SWAGGER_URL_SUFFIX}`;
 
@@ -141,6 +156,16 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
     const method = (req.method ?? 'GET').toUpperCase();
     if (rawPath === '/swagger.v1.json' || rawPath === '/swagger')
       return { status: 200, raw: Buffer.from(swaggerText), contentType: 'application/json' };
+    // DownloadArtifactRaw is outside the swagger; the signature in its query is its credential.
+    if (method === 'GET' || method === 'HEAD') {
+      const raw = artifacts.raw(rawPath, query, (owner, name) => {
+        const o = findUser(state, owner);
+        return (
+          o && state.repos.find((r) => r.ownerId === o.id && r.name.toLowerCase() === name.toLowerCase())
+        );
+      });
+      if (raw) return raw;
+    }
     const match = router.match(method, rawPath);
     if (match === null) throw new HttpError(404, 'not found');
     if (match === 'method') throw new HttpError(405, 'method not allowed');
@@ -168,7 +193,7 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
       }
       if (auth.token) auth.token.lastUsed = new Date().toISOString();
     }
-    const handler: Handler | undefined = handlers[match.route.operation.operationId];
+    const handler: Handler | undefined = allHandlers[match.route.operation.operationId];
     if (!handler) {
       throw new HttpError(
         501,
@@ -304,6 +329,7 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   world.baseUrl = `http://${host}:${addr.port}`;
+  await artifacts.startStorage(options.host ?? '127.0.0.1');
 
   const passwords: Record<string, string> = {};
   for (const u of state.users) if (!u.isOrg) passwords[u.login] = u.password;
@@ -316,15 +342,18 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
     tokens,
     passwords,
     oauth,
+    artifacts,
     swaggerPath,
-    servedOperations: router.routes.map((r) => r.operation.operationId).filter((id) => id in handlers),
+    servedOperations: router.routes.map((r) => r.operation.operationId).filter((id) => id in allHandlers),
     advanceTime: (ms: number) => {
       state.clockOffsetMs += ms;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await artifacts.closeStorage();
+      await new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }

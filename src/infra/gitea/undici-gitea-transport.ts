@@ -22,7 +22,7 @@ export type UndiciTransportOptions = {
   userAgent?: string;
   /** Same-origin redirects under /api/v1 followed for GET (Gitea redirects renamed repositories). */
   maxRedirects?: number;
-  /** Fetch a GET's redirect off the Gitea origin (signed download links) without credentials; default on. */
+  /** Fetch a GET's redirect off the Gitea origin (signed download links) without credentials; default on (GITEA_OFF_ORIGIN_DOWNLOADS). */
   followOffOrigin?: boolean;
 };
 
@@ -310,7 +310,8 @@ export class UndiciGiteaTransport implements GiteaTransport {
 
   /** Why an off-origin download link is not fetched, or null when it may be (ADR 0019). */
   private offOriginRefusal(url: URL): string | null {
-    if (this.options.followOffOrigin === false) return 'following redirects off the Gitea origin is off';
+    if (this.options.followOffOrigin === false)
+      return 'downloads off the Gitea origin are turned off here (GITEA_OFF_ORIGIN_DOWNLOADS=refuse)';
     if (url.username || url.password) return 'the link carries a user name or password';
     if (this.origin.startsWith('https:') && url.protocol !== 'https:')
       return 'the link is plain http while Gitea is served over https';

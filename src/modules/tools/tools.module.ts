@@ -52,7 +52,11 @@ class TransportCloser implements OnApplicationShutdown {
       provide: GITEA_TRANSPORT,
       inject: [APP_CONFIG, GITEA_HTTP],
       useFactory: (config: AppConfig, gitea: GiteaHttpClient): GiteaTransport =>
-        new UndiciGiteaTransport({ baseUrl: config.gitea.url, client: gitea }),
+        new UndiciGiteaTransport({
+          baseUrl: config.gitea.url,
+          client: gitea,
+          followOffOrigin: config.gitea.offOriginDownloads !== 'refuse',
+        }),
     },
     {
       // Org policies when the policy module is composed (it needs the database), else the global one.
