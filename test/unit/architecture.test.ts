@@ -431,6 +431,38 @@ describe('architecture: clean edges (issue 11)', () => {
     ]);
   });
 
+  it('reads no tool result text back downstream of the executor (the outcome carries kind, status, details)', () => {
+    // JSON.parse or a regular expression applied to a result's `.text` in the exit or the MCP layer.
+    const readsBack = (source: string, file = 'x.ts'): boolean => {
+      const tree = ts.createSourceFile(file, source, ts.ScriptTarget.ES2022, true);
+      let found = false;
+      const visit = (node: ts.Node): void => {
+        if (ts.isCallExpression(node)) {
+          const callee = node.expression;
+          const arg = node.arguments[0];
+          const onText = (e: ts.Node | undefined) =>
+            !!e && ts.isPropertyAccessExpression(e) && e.name.text === 'text';
+          if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'parse' && onText(arg))
+            found = true;
+          if (ts.isPropertyAccessExpression(callee) && ['match', 'exec', 'test'].includes(callee.name.text))
+            if (onText(callee.expression) || onText(arg)) found = true;
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(tree);
+      return found;
+    };
+    const downstream = [...files(join(MODULES, 'mcp')), ...files(join(CORE, 'call'))].filter(
+      (f) => !f.endsWith('.spec.ts'),
+    );
+    expect(
+      downstream.filter((f) => readsBack(readFileSync(f, 'utf8'), f)).map((f) => relative(ROOT, f)),
+    ).toEqual([]);
+    expect(readsBack('const d = JSON.parse(outcome.text).error.details;')).toBe(true);
+    expect(readsBack('const s = /"status":(\\d+)/.exec(result.content[0].text);')).toBe(true);
+    expect(readsBack('const d = outcome.reply.details;')).toBe(false);
+  });
+
   it('has no import cycle inside src/core', () => {
     const sources = new Map(core.map((f) => [f, readFileSync(f, 'utf8')]));
     expect(importCycles(importGraph(sources))).toEqual([]);

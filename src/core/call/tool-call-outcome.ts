@@ -16,7 +16,14 @@ export type OutcomeKind = 'ok' | ErrorKind | 'unknown_tool';
 export type OutcomeReply =
   | { as: 'result' }
   | { as: 'unknown_tool'; message: string }
-  | { as: 'http'; httpStatus: 429 | 503; retryAfterSeconds: number; message: string };
+  | {
+      as: 'http';
+      httpStatus: 429 | 503;
+      retryAfterSeconds: number;
+      message: string;
+      /** The error body's details (scrubbed), for the JSON-RPC error's data: never read back from `text`. */
+      details?: Record<string, unknown>;
+    };
 
 export type OutcomeCounts = { resultBytes: number; redactions: number; masks: number; blocked: boolean };
 

@@ -184,6 +184,8 @@ describe('org policy in the call path', () => {
       quota: 'tool_calls_per_minute',
       limit: 2,
     });
+    // The HTTP refusal carries the same details itself: the MCP layer never parses the text back.
+    expect(refused.reply).toMatchObject({ details: JSON.parse(refused.text).error.details });
     // another person, and another org, are not affected
     expect((await call({ ...identity, login: 'bob' })).kind).toBe('ok');
     expect((await t.service.execute('repoGet', { owner: 'other', repo: 'x' }, identity)).kind).toBe('ok');

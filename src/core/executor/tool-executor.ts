@@ -271,8 +271,17 @@ export class ToolExecutor implements ToolService {
       blocked: scrubbed.blocked,
     };
     const kind = scrubbed.blocked ? 'secret_blocked' : failure.kind;
+    const error = (scrubbed.value as ErrorBody).error;
+    const details = error.details;
     const reply: OutcomeReply = http
-      ? { as: 'http', ...http, message: (scrubbed.value as ErrorBody).error.message }
+      ? {
+          as: 'http',
+          ...http,
+          message: error.message,
+          ...(details && typeof details === 'object' && !Array.isArray(details)
+            ? { details: details as Record<string, unknown> }
+            : {}),
+        }
       : { as: 'result' };
     return this.outcome(ctx, identity, started, kind, text, true, counts, reply);
   }

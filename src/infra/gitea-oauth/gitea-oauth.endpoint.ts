@@ -73,6 +73,30 @@ export class HttpGiteaOAuthEndpoint implements GiteaOAuthEndpoint {
     };
   }
 
+  /**
+   * The sign-in's code exchange (authorization_code with PKCE), for passport-oauth2 instead of its
+   * own HTTP client: the same form it would post (client credentials in the body), through the
+   * one Gitea client. Gitea's answer is handed back as it came (passport reads it).
+   */
+  async exchangeCode(
+    code: string,
+    params: Record<string, string>,
+  ): Promise<{ status: number; text: string }> {
+    const form = new URLSearchParams({
+      ...params,
+      code,
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+    });
+    const answer = await this.options.gitea.request('/login/oauth/access_token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+      timeoutMs: this.options.timeoutMs,
+    });
+    return { status: answer.status, text: answer.text };
+  }
+
   async currentUser(accessToken: string): Promise<AccountOutcome> {
     let response: GiteaHttpAnswer;
     try {

@@ -4,7 +4,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { GiteaHttpClient } from './gitea-http-client';
-import { GITEA_HTTP } from './gitea-http.tokens';
+import { GITEA_HTTP } from './gitea.tokens';
 
 @Global()
 @Module({

@@ -65,7 +65,10 @@ export type GiteaSignInOptions = {
   clientSecret: string;
   includeAdminScopes: boolean;
   grants: GiteaGrantService;
-  endpoint: GiteaOAuthEndpoint;
+  /** With exchangeCode (the one Gitea HTTP client), passport's code exchange goes through it too. */
+  endpoint: GiteaOAuthEndpoint & {
+    exchangeCode?(code: string, params: Record<string, string>): Promise<{ status: number; text: string }>;
+  };
   states: PrismaSignInStateStore;
 };
 
@@ -132,6 +135,8 @@ export class GiteaBrowserSignIn {
         (error: Error) => done(error),
       );
     };
+    const exchange = options.endpoint.exchangeCode?.bind(options.endpoint);
+    if (exchange) useForCodeExchange(strategy, exchange);
     this.passport.use(STRATEGY, strategy);
     this.strategy = strategy;
   }
@@ -435,4 +440,43 @@ export function renderError(res: Response, status: number, message: string, retr
     href: retryUrl,
     text: 'Start again',
   });
+}
+
+type TokenCallback = (
+  err: { statusCode: number; data?: string } | Error | null,
+  accessToken?: string,
+  refreshToken?: string,
+  results?: Record<string, unknown>,
+) => void;
+
+/**
+ * passport-oauth2 exchanges the code through node-oauth's own HTTP request; this hands that one
+ * call to `exchange` (the one Gitea HTTP client) and answers passport the way node-oauth does:
+ * the tokens and the parsed body, or `{statusCode, data}` for passport to turn into a TokenError.
+ */
+function useForCodeExchange(
+  strategy: OAuth2Strategy,
+  exchange: (code: string, params: Record<string, string>) => Promise<{ status: number; text: string }>,
+): void {
+  const oauth2 = (strategy as unknown as { _oauth2: { getOAuthAccessToken: unknown } })._oauth2;
+  oauth2.getOAuthAccessToken = (code: string, params: Record<string, string>, callback: TokenCallback) => {
+    exchange(code, params).then(
+      ({ status, text }) => {
+        if (status < 200 || status > 299) return callback({ statusCode: status, data: text });
+        let results: Record<string, unknown>;
+        try {
+          results = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          results = Object.fromEntries(new URLSearchParams(text));
+        }
+        const accessToken = results.access_token;
+        if (typeof accessToken !== 'string')
+          return callback({ statusCode: 400, data: JSON.stringify(results) });
+        const refreshToken = typeof results.refresh_token === 'string' ? results.refresh_token : undefined;
+        delete results.refresh_token;
+        callback(null, accessToken, refreshToken, results);
+      },
+      (error: Error) => callback(error),
+    );
+  };
 }

@@ -420,15 +420,9 @@ async function withDeadline<T>(call: Promise<T>, deadline: number): Promise<T | 
 /** The HTTP answer of an outcome refused with reply `http` inside the call path (org quotas). */
 function quotaReply(outcome: ToolCallOutcome): NonNullable<ExchangeContext['quotaRefusal']> {
   const reply = outcome.reply as Extract<ToolCallOutcome['reply'], { as: 'http' }>;
-  let details: unknown = null;
-  try {
-    details = (JSON.parse(outcome.text) as { error?: { details?: unknown } }).error?.details ?? null;
-  } catch {
-    // our own error text is JSON; a failure here only drops the details
-  }
   return {
     retryAfterSeconds: reply.retryAfterSeconds,
     message: reply.message,
-    data: { kind: outcome.kind, ...(isPlainObject(details) ? details : {}) },
+    data: { kind: outcome.kind, ...(reply.details ?? {}) },
   };
 }

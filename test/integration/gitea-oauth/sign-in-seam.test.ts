@@ -86,6 +86,8 @@ describeEachDatabase('Gitea sign-in seam', (target) => {
     await expect(store.credentialForGrant(person.giteaGrantId)).resolves.toMatchObject({ login: 'alice' });
     // Gitea holds exactly the scopes asked for: a read-only token is refused on writes
     const credential = await store.credentialForGrant(person.giteaGrantId);
+    // The code exchange went through the one Gitea HTTP client (which recorded the token it minted).
+    expect(world.minted.has(credential.token)).toBe(true);
     const write = await fetch(`${world.sim.apiUrl}/repos/acme/widgets/issues`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${credential.token}`, 'content-type': 'application/json' },
