@@ -38,6 +38,28 @@ describe('bench side-by-side table', () => {
     ]);
   });
 
+  it("names each configuration's target when they differ (RSS: 300 MB embedded, 200 MB production)", () => {
+    const rows = [
+      forConfig(checkedRow('catalogue', 'RSS after load', 268, 'MB', '<=', 300), 'embedded'),
+      forConfig(checkedRow('catalogue', 'RSS after load', 257, 'MB', '<=', 200), 'production'),
+      forConfig(checkedRow('lat', 'share', 40, '%', '>=', 70), 'embedded'),
+      forConfig(checkedRow('lat', 'share', 30, '%', '>=', 70), 'production'),
+    ];
+    const { cells } = sideBySideCells(rows, CONFIGS);
+    expect(cells).toEqual([
+      [
+        'catalogue',
+        'RSS after load',
+        '<= 300 MB (embedded) / <= 200 MB (production)',
+        '268 MB',
+        'PASS',
+        '257 MB',
+        'FAIL',
+      ],
+      ['lat', 'share', '>= 70.0 %', '40.0 %', 'FAIL', '30.0 %', 'FAIL'],
+    ]);
+  });
+
   it('says in one row that a configuration was not measured', () => {
     const rows = [
       forConfig(unavailableRow('sidecar', 'production configuration', 'not measured: no URLs'), 'production'),
