@@ -38,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', '**/*.spec.ts'],
+    files: ['test/**/*.ts', '**/*.spec.ts', 'src/core/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   prettier,

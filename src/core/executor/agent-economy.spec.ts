@@ -1,21 +1,9 @@
 // Issue 17 points 3-7 through the whole call path: field selection, the continuation cursor (and
 // its refusals), text pages, tables, hygiene of untrusted text, and what the meta-tools say.
-import type { AuditEntry, CallIdentity, GiteaRequest, GiteaResponse, GiteaTransport } from '../ports';
+import type { CallIdentity, GiteaRequest, GiteaResponse } from '../ports';
 import type { ToolSettings } from './tool-settings';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseSpec } from '../catalogue/spec-loader';
-import { buildCatalogue } from '../catalogue/tool-catalogue';
-import { GlobalPolicyProvider } from '../policy/global-policy';
-import * as secrets from '../secrets';
-import { createToolService } from './tool-executor';
-import { type ResultScrubber } from './tool-service';
+import { secretsScrubber, testToolService } from '../testing/tool-service-fixture';
 
-// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
-const loadBundledSpec = () =>
-  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
-
-const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
 const alice: CallIdentity = {
   login: 'alice',
   mode: 'oauth',
@@ -25,13 +13,6 @@ const alice: CallIdentity = {
   subject: 'oauth:1',
 };
 const bob: CallIdentity = { ...alice, login: 'bob', subject: 'oauth:2', token: 'b'.repeat(40) };
-
-const scrubber: ResultScrubber = {
-  collectBodySecrets: (body, op) => secrets.collectBodySecrets(body, op),
-  scrubResult: (value, ctx) => secrets.scrubResult(value, ctx),
-  findMaskMarker: (body, op) => secrets.findMaskMarker(body, op),
-  CREDENTIAL_ISSUING_OPERATIONS: secrets.CREDENTIAL_ISSUING_OPERATIONS,
-};
 
 type Reply = {
   status?: number;
@@ -48,58 +29,27 @@ function setup(
   tools: Partial<ToolSettings> = {},
   extra: { now?: () => number; hygieneFileContents?: 'flag' | 'neutralise'; secret?: string } = {},
 ) {
-  const sent: GiteaRequest[] = [];
-  const audits: AuditEntry[] = [];
-  const transport: GiteaTransport = {
-    async send(req): Promise<GiteaResponse> {
-      sent.push(req);
-      const r = reply(req);
-      return {
-        status: r.status ?? 200,
-        headers: {
-          'content-type': r.text !== undefined ? 'text/plain; charset=utf-8' : 'application/json',
-          ...(r.headers ?? {}),
-        },
-        body: r.raw ?? Buffer.from(r.text ?? JSON.stringify(r.json ?? null)),
-        ...(r.cut ? { cut: r.cut } : {}),
-      };
+  const t = testToolService({
+    tools: {
+      mode: 'discovery',
+      maxResponseItems: 100,
+      maxResponseChars: 50_000,
+      maxBinaryBytes: 1000,
+      ...tools,
     },
-  };
-  const policy = new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' });
-  const service = createToolService(
-    catalogue,
-    {
-      tools: {
-        specSource: 'bundled',
-        toolsets: [],
-        mode: 'discovery',
-        readOnly: false,
-        disabledTools: [],
-        allowSudo: false,
-        maxResponseItems: 100,
-        maxResponseChars: 50_000,
-        maxBinaryBytes: 1000,
-        ...tools,
-      },
-      secrets: { detectionMode: 'mask' },
-      exactSecrets: [],
-      timeoutMs: 1000,
+    options: {
       cursorSecret: extra.secret ?? 'test-cursor-key',
       hygieneFileContents: extra.hygieneFileContents ?? 'flag',
     },
-    {
-      transport,
-      policy,
-      audit: { record: (e) => audits.push(e) },
-      clock: { now: extra.now ?? (() => 1000) },
-      scrubber,
+    reply: (req) => {
+      const { raw, ...r } = reply(req);
+      return raw ? { ...r, body: raw } : r;
     },
-  );
-  const call = async (name: string, args: unknown, who: CallIdentity = alice) => {
-    const result = await service.callTool(name, args, who);
-    return { ...result, json: JSON.parse(result.content[0]!.text) as any };
-  };
-  return { service, sent, audits, call };
+    textType: 'text/plain; charset=utf-8',
+    deps: { clock: { now: extra.now ?? (() => 1000) }, scrubber: secretsScrubber },
+  });
+  const call = (name: string, args: unknown, who: CallIdentity = alice) => t.callAs(who, name, args);
+  return { service: t.service, sent: t.sent, audits: t.audits, call };
 }
 
 const pull = (n: number) => ({

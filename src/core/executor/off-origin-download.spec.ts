@@ -1,19 +1,8 @@
 // Gitea's artifact download answers with a redirect to a signed link (ADR 0019): the transport
 // fetches it without credentials; the executor turns what came back into the usual result.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { CallIdentity, GiteaResponse, GiteaTransport } from '../ports';
-import { parseSpec } from '../catalogue/spec-loader';
-import { buildCatalogue } from '../catalogue/tool-catalogue';
-import { GlobalPolicyProvider } from '../policy/global-policy';
-import { passThroughScrubber } from './pass-through-scrubber';
-import { createToolService } from './tool-executor';
+import type { CallIdentity, GiteaResponse } from '../ports';
+import { testToolService } from '../testing/tool-service-fixture';
 
-const spec = parseSpec(
-  readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'),
-  'bundled spec',
-);
-const catalogue = buildCatalogue(spec, { maxBinaryBytes: 64 });
 const identity: CallIdentity = {
   login: 'alice',
   mode: 'oauth',
@@ -24,37 +13,13 @@ const identity: CallIdentity = {
 };
 
 function call(response: GiteaResponse) {
-  const transport: GiteaTransport = { send: async () => response };
-  const base = new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' });
-  const service = createToolService(
-    catalogue,
-    {
-      tools: {
-        specSource: 'bundled',
-        toolsets: [],
-        mode: 'full',
-        readOnly: false,
-        disabledTools: [],
-        allowSudo: false,
-        maxResponseItems: 50,
-        maxResponseChars: 20000,
-        maxBinaryBytes: 64,
-      },
-      secrets: { detectionMode: 'mask' },
-      exactSecrets: [],
-      timeoutMs: 1000,
-    },
-    {
-      transport,
-      policy: { forOrg: (org) => base.forOrg(org) },
-      audit: { record: () => undefined },
-      clock: { now: () => 1000 },
-      scrubber: passThroughScrubber,
-    },
+  const { callAs } = testToolService({
+    tools: { maxBinaryBytes: 64 },
+    deps: { transport: { send: async () => response } },
+  });
+  return callAs(identity, 'downloadArtifact', { owner: 'o', repo: 'r', artifact_id: '7' }).then(
+    ({ isError, json }) => ({ isError, json }),
   );
-  return service
-    .callTool('downloadArtifact', { owner: 'o', repo: 'r', artifact_id: '7' }, identity)
-    .then((r) => ({ isError: r.isError, json: JSON.parse(r.content[0]!.text) as any }));
 }
 
 const STORAGE = 'https://storage.example';

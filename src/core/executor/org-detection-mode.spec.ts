@@ -1,19 +1,8 @@
 // Issue 5 point 3: the secret detection mode of a call is its org's (PolicyProvider.forOrg) when the
 // org has a policy, else the global setting; exercised with the real secrets module.
-import type { AuditEntry, CallIdentity, EffectivePolicy, GiteaRequest, PolicyProvider } from '../ports';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseSpec } from '../catalogue/spec-loader';
-import { buildCatalogue } from '../catalogue/tool-catalogue';
-import * as secrets from '../secrets';
-import { createToolService } from './tool-executor';
-import { type ResultScrubber } from './tool-service';
+import type { CallIdentity, EffectivePolicy, GiteaRequest, PolicyProvider } from '../ports';
+import { secretsScrubber, testToolService } from '../testing/tool-service-fixture';
 
-// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
-const loadBundledSpec = () =>
-  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
-
-const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 100_000 });
 const SECRET = 'ghp_' + 'aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5';
 const identity: CallIdentity = {
   login: 'alice',
@@ -22,12 +11,6 @@ const identity: CallIdentity = {
   token: 'f'.repeat(40),
   isSiteAdmin: false,
   subject: 'token:svc',
-};
-const scrubber: ResultScrubber = {
-  collectBodySecrets: (body, op) => secrets.collectBodySecrets(body, op),
-  scrubResult: (value, ctx) => secrets.scrubResult(value, ctx),
-  findMaskMarker: (body, op) => secrets.findMaskMarker(body, op),
-  CREDENTIAL_ISSUING_OPERATIONS: secrets.CREDENTIAL_ISSUING_OPERATIONS,
 };
 
 /** Org policies for acme (block) and other (off); any other owner (a user) has none. */
@@ -43,43 +26,12 @@ class OrgPolicies implements PolicyProvider {
 }
 
 function setup(reply: (req: GiteaRequest) => { status: number; json: unknown }) {
-  const audits: AuditEntry[] = [];
   const policy = new OrgPolicies();
-  const service = createToolService(
-    catalogue,
-    {
-      tools: {
-        specSource: 'bundled',
-        toolsets: [],
-        mode: 'full',
-        readOnly: false,
-        disabledTools: [],
-        allowSudo: false,
-        maxResponseItems: 50,
-        maxResponseChars: 50_000,
-        maxBinaryBytes: 100_000,
-      },
-      secrets: { detectionMode: 'mask' },
-      exactSecrets: [],
-      timeoutMs: 1000,
-    },
-    {
-      transport: {
-        send: async (req) => {
-          const r = reply(req);
-          return {
-            status: r.status,
-            headers: { 'content-type': 'application/json' },
-            body: Buffer.from(JSON.stringify(r.json)),
-          };
-        },
-      },
-      policy,
-      audit: { record: (e) => audits.push(e) },
-      clock: { now: () => 0 },
-      scrubber,
-    },
-  );
+  const { service, audits } = testToolService({
+    tools: { maxResponseChars: 50_000, maxBinaryBytes: 100_000 },
+    reply,
+    deps: { policy, clock: { now: () => 0 }, scrubber: secretsScrubber },
+  });
   return { service, audits, policy };
 }
 

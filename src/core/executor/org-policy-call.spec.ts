@@ -2,23 +2,12 @@
 // matched route and of the discovery call tool; each refusal kind naming the org and the rule, with
 // exactly one audit record; quotas counted per person; the discovery meta-tools flag what an
 // org's policy disables.
-import type { AuditEntry, CallIdentity, GiteaRequest } from '../ports';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseSpec } from '../catalogue/spec-loader';
-import { buildCatalogue } from '../catalogue/tool-catalogue';
-import * as secrets from '../secrets';
+import type { CallIdentity } from '../ports';
 import { defaultOrgPolicy, type OrgPolicy } from '../policy/org-policy';
 import { OrgPolicyProvider } from '../policy/org-policy-provider';
 import { MemoryQuotaCounter } from '../policy/quota';
-import { createToolService } from './tool-executor';
-import { type ResultScrubber } from './tool-service';
+import { secretsScrubber, testToolService } from '../testing/tool-service-fixture';
 
-// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
-const loadBundledSpec = () =>
-  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
-
-const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 100_000 });
 const identity: CallIdentity = {
   login: 'alice',
   mode: 'token',
@@ -27,56 +16,22 @@ const identity: CallIdentity = {
   isSiteAdmin: false,
   subject: 'token:svc',
 };
-const scrubber: ResultScrubber = {
-  collectBodySecrets: (body, op) => secrets.collectBodySecrets(body, op),
-  scrubResult: (value, ctx) => secrets.scrubResult(value, ctx),
-  findMaskMarker: (body, op) => secrets.findMaskMarker(body, op),
-  CREDENTIAL_ISSUING_OPERATIONS: secrets.CREDENTIAL_ISSUING_OPERATIONS,
-};
 
 function setup(policies: Record<string, Partial<OrgPolicy>>, now = () => 30_000) {
-  const audits: AuditEntry[] = [];
-  const sent: GiteaRequest[] = [];
   const stored = new Map(
     Object.entries(policies).map(([org, p]) => [org, { ...defaultOrgPolicy(org), ...p }]),
   );
   const floor = { disabledTools: ['admin*'], toolsets: [], readOnly: false, detectionMode: 'mask' as const };
-  const service = createToolService(
-    catalogue,
-    {
-      tools: {
-        specSource: 'bundled',
-        toolsets: [],
-        mode: 'full',
-        readOnly: false,
-        disabledTools: ['admin*'],
-        allowSudo: false,
-        maxResponseItems: 50,
-        maxResponseChars: 50_000,
-        maxBinaryBytes: 100_000,
-      },
-      secrets: { detectionMode: 'mask' },
-      exactSecrets: [],
-      timeoutMs: 1000,
-    },
-    {
-      transport: {
-        send: async (req) => {
-          sent.push(req);
-          return {
-            status: 200,
-            headers: { 'content-type': 'application/json' },
-            body: Buffer.from('{"id":1}'),
-          };
-        },
-      },
+  const { service, audits, sent } = testToolService({
+    tools: { disabledTools: ['admin*'], maxResponseChars: 50_000, maxBinaryBytes: 100_000 },
+    reply: () => ({ json: { id: 1 } }),
+    deps: {
       policy: new OrgPolicyProvider(floor, { get: async (org) => stored.get(org) ?? null }),
-      audit: { record: (e) => audits.push(e) },
       clock: { now },
-      scrubber,
+      scrubber: secretsScrubber,
       quotas: new MemoryQuotaCounter(now),
     },
-  );
+  });
   return { service, audits, sent };
 }
 

@@ -1,26 +1,10 @@
-import {
-  TransportError,
-  type AuditEntry,
-  type CallIdentity,
-  type GiteaRequest,
-  type GiteaResponse,
-  type GiteaTransport,
-} from '../ports';
+import { TransportError, type CallIdentity, type GiteaRequest, type GiteaResponse } from '../ports';
 import type { ToolSettings } from './tool-settings';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseSpec } from '../catalogue/spec-loader';
-import { buildCatalogue } from '../catalogue/tool-catalogue';
+import { testToolService } from '../testing/tool-service-fixture';
 import { GlobalPolicyProvider } from '../policy/global-policy';
 import { passThroughScrubber } from './pass-through-scrubber';
-import { createToolService } from './tool-executor';
 import { UnknownToolError, type ResultScrubber } from './tool-service';
 
-// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
-const loadBundledSpec = () =>
-  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
-
-const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
 const TOKEN = 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2';
 const identity: CallIdentity = {
   login: 'alice',
@@ -41,61 +25,23 @@ function setup(
     scrubber?: ResultScrubber;
   } = {},
 ) {
-  const sent: GiteaRequest[] = [];
-  const audits: AuditEntry[] = [];
-  const transport: GiteaTransport = {
-    async send(req) {
-      sent.push(req);
-      const r = (await (opts.reply ?? (() => ({ json: { ok: true } })))(req)) as Reply;
-      const body = r.body ?? Buffer.from(r.text ?? JSON.stringify(r.json ?? null));
-      return {
-        status: r.status ?? 200,
-        headers: {
-          'content-type': r.text !== undefined ? 'text/plain' : 'application/json',
-          ...(r.headers ?? {}),
-        },
-        body,
-      };
-    },
-  };
   const base = new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' });
-  const service = createToolService(
-    catalogue,
-    {
-      tools: {
-        specSource: 'bundled',
-        toolsets: [],
-        mode: 'full',
-        readOnly: false,
-        disabledTools: [],
-        allowSudo: false,
-        maxResponseItems: 50,
-        maxResponseChars: 20000,
-        maxBinaryBytes: 1000,
-        ...opts.tools,
-      },
-      secrets: { detectionMode: 'mask' },
-      exactSecrets: ['svc-bearer-secret'],
-      timeoutMs: 1000,
-    },
-    {
-      transport,
+  const t = testToolService({
+    tools: { maxBinaryBytes: 1000, ...opts.tools },
+    options: { exactSecrets: ['svc-bearer-secret'] },
+    reply: opts.reply,
+    deps: {
       policy: {
         forOrg: async (org) => ({
           ...(await base.forOrg(org)),
           disabledTools: (org && opts.orgDisabled?.[org]) || [],
         }),
       },
-      audit: { record: (e) => audits.push(e) },
-      clock: { now: () => 1000 },
       scrubber: opts.scrubber ?? passThroughScrubber,
     },
-  );
-  const call = async (name: string, args: unknown) => {
-    const result = await service.callTool(name, args, identity);
-    return { ...result, json: JSON.parse(result.content[0]!.text) as any };
-  };
-  return { service, sent, audits, call };
+  });
+  const call = (name: string, args: unknown) => t.callAs(identity, name, args);
+  return { service: t.service, sent: t.sent, audits: t.audits, call };
 }
 
 // Built at run time so that no key-shaped literal sits in the source tree.

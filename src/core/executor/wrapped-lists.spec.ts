@@ -1,20 +1,11 @@
 // Every operation that takes page/limit carries `pagination` (ADR 0005) and has its list bounded by
 // MAX_TOOL_RESPONSE_ITEMS, whether Gitea answers with a bare array or an object that wraps it.
-import type { CallIdentity, GiteaRequest, GiteaResponse, GiteaTransport } from '../ports';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseSpec } from '../catalogue/spec-loader';
-import { buildCatalogue, type CatalogueOperation } from '../catalogue/tool-catalogue';
+import type { CallIdentity, GiteaRequest, GiteaResponse } from '../ports';
+import { type CatalogueOperation } from '../catalogue/tool-catalogue';
 import { listIn } from '../envelope/envelope';
-import { GlobalPolicyProvider } from '../policy/global-policy';
-import { passThroughScrubber } from './pass-through-scrubber';
-import { createToolService } from './tool-executor';
+import { bundledCatalogue, testToolService } from '../testing/tool-service-fixture';
 
-// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
-const loadBundledSpec = () =>
-  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
-
-const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
+const catalogue = bundledCatalogue(1000);
 const identity: CallIdentity = {
   login: 'alice',
   mode: 'oauth',
@@ -44,46 +35,17 @@ function build(maxChars: number) {
     reply: () => ({ json: null }),
     call: async () => null,
   };
-  const transport: GiteaTransport = {
-    async send(req) {
-      const r = state.reply(req);
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json', ...(r.headers ?? {}) },
-        body: Buffer.from(JSON.stringify(r.json)),
-      };
-    },
-  };
-  const base = new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' });
-  const svc = createToolService(
+  const t = testToolService({
     catalogue,
-    {
-      tools: {
-        specSource: 'bundled',
-        toolsets: [],
-        mode: 'full',
-        readOnly: false,
-        disabledTools: [],
-        allowSudo: false,
-        maxResponseItems: MAX_ITEMS,
-        maxResponseChars: maxChars,
-        maxBinaryBytes: 1000,
-      },
-      secrets: { detectionMode: 'mask' },
-      exactSecrets: [],
-      timeoutMs: 1000,
+    tools: { maxResponseItems: MAX_ITEMS, maxResponseChars: maxChars, maxBinaryBytes: 1000 },
+    reply: (req) => {
+      const { status: _status, ...r } = state.reply(req);
+      return r;
     },
-    {
-      transport,
-      policy: { forOrg: (org) => base.forOrg(org) },
-      audit: { record: () => undefined },
-      clock: { now: () => 1000 },
-      scrubber: passThroughScrubber,
-    },
-  );
+  });
   state.call = async (name, args) => {
-    const result = await svc.callTool(name, args, identity);
-    return { isError: result.isError, json: JSON.parse(result.content[0]!.text) as any };
+    const { isError, json } = await t.callAs(identity, name, args);
+    return { isError, json };
   };
   return state;
 }

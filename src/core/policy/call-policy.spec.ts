@@ -1,17 +1,8 @@
 // core/policy decides every refusal as a pure function; DISABLED_TOOLS reaches the raw tool and the
 // discovery meta-tools too (issue 11 finding), in the list and when called.
-import type { AuditEntry, CallIdentity } from '../ports';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseSpec } from '../catalogue/spec-loader';
-import { buildCatalogue } from '../catalogue/tool-catalogue';
-import { createToolService } from '../executor/tool-executor';
-import { passThroughScrubber } from '../executor/pass-through-scrubber';
+import type { CallIdentity } from '../ports';
+import { testToolService } from '../testing/tool-service-fixture';
 import { decideGlobal, decideToolCall, type GlobalRules } from './call-policy';
-
-// The bundled swagger, read here: the core itself does no file I/O (src/infra/gitea/spec-source.ts).
-const loadBundledSpec = () =>
-  parseSpec(readFileSync(join(__dirname, '../../../gitea/swagger.v1.json'), 'utf8'), 'bundled spec');
 
 const open: GlobalRules = { disabledTools: [], toolsets: [], readOnly: false };
 const repoDelete = {
@@ -63,7 +54,6 @@ describe('decideToolCall', () => {
 });
 
 describe('DISABLED_TOOLS on the raw tool and the meta-tools', () => {
-  const catalogue = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1000 });
   const identity: CallIdentity = {
     login: 'a',
     mode: 'token',
@@ -73,40 +63,15 @@ describe('DISABLED_TOOLS on the raw tool and the meta-tools', () => {
     subject: 's',
   };
   const make = (mode: 'full' | 'discovery', disabledTools: string[]) => {
-    const audits: AuditEntry[] = [];
-    let sent = 0;
-    const service = createToolService(
-      catalogue,
-      {
-        tools: {
-          specSource: 'bundled',
-          toolsets: [],
-          mode,
-          readOnly: false,
-          disabledTools,
-          allowSudo: false,
-          maxResponseItems: 50,
-          maxResponseChars: 50_000,
-          maxBinaryBytes: 1000,
-        },
-        secrets: { detectionMode: 'mask' },
-        exactSecrets: [],
-        timeoutMs: 1000,
-      },
-      {
-        transport: {
-          send: async () => {
-            sent += 1;
-            return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') };
-          },
-        },
+    const { service, audits, sent } = testToolService({
+      tools: { mode, disabledTools, maxResponseChars: 50_000 },
+      reply: () => ({ json: {} }),
+      deps: {
         policy: { forOrg: async (org) => ({ org, disabledTools: [], detectionMode: 'mask' }) },
-        audit: { record: (e) => audits.push(e) },
         clock: { now: () => 0 },
-        scrubber: passThroughScrubber,
       },
-    );
-    return { service, audits, sent: () => sent };
+    });
+    return { service, audits, sent: () => sent.length };
   };
 
   it('leaves them out of tools/list and refuses their calls with one audit record each', async () => {

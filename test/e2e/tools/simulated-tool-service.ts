@@ -10,18 +10,13 @@ import type { SecretDetectionMode } from '../../../src/core/secrets/detection-mo
 import { UndiciGiteaTransport } from '../../../src/infra/gitea/undici-gitea-transport';
 import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';
 import { startGiteaSimulator, type GiteaSimulator } from '../../simulator';
+import { testToolSettings } from '../../../src/core/testing/tool-service-fixture';
 
-export const E2E_TOOLS_CONFIG: AppConfig['tools'] = {
-  specSource: 'bundled',
-  toolsets: [],
-  mode: 'full',
-  readOnly: false,
-  disabledTools: [],
-  allowSudo: false,
+export const E2E_TOOLS_CONFIG: AppConfig['tools'] = testToolSettings({
   maxResponseItems: 100,
   maxResponseChars: 200_000,
   maxBinaryBytes: 4096,
-};
+});
 
 export type SimulatedGitea = {
   sim: GiteaSimulator;

@@ -20,10 +20,8 @@ import {
   UseLiteEncoder,
   type ToolVectorFile,
 } from '../../../src/infra/embeddings/use-lite-encoder';
-import { createToolService } from '../../../src/core/executor/tool-executor';
-import { passThroughScrubber } from '../../../src/core/executor/pass-through-scrubber';
-import { GlobalPolicyProvider } from '../../../src/core/policy/global-policy';
 import type { CallIdentity } from '../../../src/core/ports';
+import { testToolService } from '../../../src/core/testing/tool-service-fixture';
 import blind from './discovery-tasks-blind.json';
 
 const operations = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1 }).operations;
@@ -135,33 +133,13 @@ describe('FusedSearch (words and meaning)', () => {
       },
     };
     const service = (sentenceEncoder?: SentenceEncoder) =>
-      createToolService(
-        loadBundledSpec(),
-        {
-          tools: {
-            specSource: 'bundled',
-            toolsets: [],
-            mode: 'discovery',
-            readOnly: false,
-            disabledTools: [],
-            allowSudo: false,
-            maxResponseItems: 50,
-            maxResponseChars: 20000,
-            maxBinaryBytes: 1000,
-          },
-          secrets: { detectionMode: 'mask' },
-          exactSecrets: [],
-          timeoutMs: 1000,
-        },
-        {
+      testToolService({
+        tools: { mode: 'discovery' },
+        deps: {
           transport: { send: () => Promise.reject(new Error('no Gitea in this test')) },
-          policy: new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask' }),
-          audit: { record: () => undefined },
-          clock: { now: () => 1000 },
-          scrubber: passThroughScrubber,
           ...(sentenceEncoder ? { sentenceEncoder } : {}),
         },
-      );
+      }).service;
     const query = 'put the project on my favourites';
     const names = async (svc: ReturnType<typeof service>) => {
       const r = await svc.callTool('gitea_search_tools', { query, limit: 5 }, identity);

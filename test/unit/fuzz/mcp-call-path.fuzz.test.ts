@@ -23,6 +23,7 @@ import { McpMetrics } from '../../../src/modules/mcp/mcp-metrics';
 import { McpProtocol, toAuthInfo, type ExchangeContext } from '../../../src/modules/mcp/mcp-protocol';
 import { McpCallObserver } from '../../../src/modules/mcp/tool-call-observer';
 import { resolveResultScrubber } from '../../../src/modules/tools/result-scrubber.provider';
+import { testToolSettings } from '../../../src/core/testing/tool-service-fixture';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20261201;
@@ -97,17 +98,7 @@ const base = new GlobalPolicyProvider({ disabledTools: [], detectionMode: 'mask'
 const toolService = createToolService(
   catalogue,
   {
-    tools: {
-      specSource: 'bundled',
-      toolsets: [],
-      mode: 'full',
-      readOnly: false,
-      disabledTools: [],
-      allowSudo: false,
-      maxResponseItems: 20,
-      maxResponseChars: 8000,
-      maxBinaryBytes: 4096,
-    },
+    tools: testToolSettings({ maxResponseItems: 20, maxResponseChars: 8000, maxBinaryBytes: 4096 }),
     secrets: { detectionMode: 'mask' },
     exactSecrets: SERVICE_SECRETS,
     timeoutMs: 1000,
