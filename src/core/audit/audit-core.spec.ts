@@ -18,32 +18,20 @@ import {
   verifyChain,
   type AuditRecordFields,
 } from './index';
+import { sampleAuditEntry } from '../testing/audit-fixtures';
 
 function entry(i: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
-  return {
+  return sampleAuditEntry({
     eventId: `evt-${i}`,
     time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
-    login: 'alice',
-    mode: 'oauth',
-    sudo: null,
     clientName: 'claude',
     clientVersion: '1.0',
-    tool: 'repo_get',
-    operationId: 'repoGet',
-    org: 'acme',
-    repo: 'widgets',
-    method: 'GET',
-    path: '/repos/acme/widgets',
-    status: 200,
-    kind: null,
     durationMs: 12.6,
     resultBytes: 345,
-    redactions: 0,
     masks: 1,
-    blocked: false,
     arguments: { owner: 'acme', repo: 'widgets', n: i },
     ...overrides,
-  };
+  });
 }
 
 function fields(n: number): AuditRecordFields[] {

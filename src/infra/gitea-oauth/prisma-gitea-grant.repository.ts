@@ -12,23 +12,11 @@ import type {
 import type { GiteaAccess } from '../../core/gitea-oauth/gitea-scopes';
 
 type PersonRow = { id: string; giteaUserId: bigint; login: string; isSiteAdmin: boolean };
-type GrantRow = {
-  id: string;
-  personId: string;
+// A grant as Prisma returns it: the record's fields, with access, scopes and status as stored text.
+type GrantRow = Omit<GrantRecord, 'access' | 'scopes' | 'status'> & {
   access: string;
   scopes: string;
   status: string;
-  keyId: string | null;
-  accessTokenEnc: string | null;
-  refreshTokenEnc: string | null;
-  accessExpiresAt: Date | null;
-  updatedAt: Date;
-  refreshLeaseUntil: Date | null;
-  revokedReason: string | null;
-  checkedAt: Date | null;
-  lastUsedAt: Date | null;
-  firstUsedAt: Date | null;
-  createdAt: Date;
 };
 
 const toPerson = (row: PersonRow): PersonRecord => ({

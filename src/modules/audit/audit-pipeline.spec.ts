@@ -3,6 +3,7 @@
 // what is left of a burst keeps its deadline.
 import type { AuditQueue } from '../../core/audit';
 import type { AuditEntry } from '../../core/ports';
+import { sampleAuditEntry } from '../../core/testing/audit-fixtures';
 import { AUDIT_WRITE_JOB, AuditPipeline, type AuditWriter } from './audit-pipeline';
 
 // Advances the fake clock, then lets what that scheduled with (real) setImmediate run.
@@ -16,29 +17,7 @@ const quiet = { warn: () => undefined, error: () => undefined, info: () => undef
 let counter = 0;
 function entry(): AuditEntry {
   counter += 1;
-  return {
-    eventId: `e-${counter}`,
-    time: new Date(0),
-    login: 'alice',
-    mode: 'token',
-    sudo: null,
-    clientName: null,
-    clientVersion: null,
-    tool: 'repo_get',
-    operationId: 'repoGet',
-    org: 'acme',
-    repo: 'widgets',
-    method: 'GET',
-    path: '/repos/acme/widgets',
-    status: 200,
-    kind: null,
-    durationMs: 1,
-    resultBytes: 10,
-    redactions: 0,
-    masks: 0,
-    blocked: false,
-    arguments: { owner: 'acme' },
-  };
+  return sampleAuditEntry({ eventId: `e-${counter}`, mode: 'token', clientName: null, clientVersion: null });
 }
 
 function harness(batchSize: number, flushIntervalMs: number) {
