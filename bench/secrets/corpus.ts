@@ -62,6 +62,7 @@ function jwt(rng: Rng): string {
 import { FAMILY_NEGATIVE_FORMATS, FAMILY_SECRET_FORMATS } from './corpus-families';
 import { LOOKALIKE_NEGATIVE_FORMATS, LOOKALIKE_SECRET_FORMATS } from './corpus-lookalikes';
 import { CONTEXT_NEGATIVE_FORMATS, CONTEXT_SECRET_FORMATS } from './corpus-contexts';
+import { GENERALISE_NEGATIVE_FORMATS, GENERALISE_SECRET_FORMATS } from './corpus-generalise';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -391,6 +392,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...FAMILY_SECRET_FORMATS,
   ...LOOKALIKE_SECRET_FORMATS,
   ...CONTEXT_SECRET_FORMATS,
+  ...GENERALISE_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -525,6 +527,7 @@ export const NEGATIVE_FORMATS = [
   ...FAMILY_NEGATIVE_FORMATS,
   ...LOOKALIKE_NEGATIVE_FORMATS,
   ...CONTEXT_NEGATIVE_FORMATS,
+  ...GENERALISE_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

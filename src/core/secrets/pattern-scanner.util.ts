@@ -164,12 +164,13 @@ function tryInnerRule(
   return -1;
 }
 
-// Key names that hold secrets: password and its abbreviations (pass, passwd, pwd, pw), secret,
-// token, api/access/account keys, private keys, credentials, any name ending in _key/-key/.key
-// (checked harder: see KEY_NAME_DENY and strongKeyValue), `auth` as a JSON key, Authorization,
-// Bearer, and the signature of a signed URL.
+// Key names that hold secrets: password and its abbreviations (pass, passwd, pwd, pswd, pw,
+// passcode), secret, token, api/access/account keys, private keys, credentials, any name ending in
+// _key/-key/.key, _pat (personal access token) or _salt (checked harder: see KEY_NAME_DENY and
+// strongKeyValue), `auth` as a JSON key, Authorization, Bearer, and the signature or security token
+// of a signed URL (Azure SAS, AWS and GCS presigned URLs, CloudFront).
 const KEYWORD_RE =
-  /p(?:ass(?:w(?:or)?d|phrase)?|wd|w(?=\\?["']?\s{0,3}[:=])|rivate[_ -]?key)|s(?:ecret|haredaccesskey)|token|cred(?:ential)?s?(?![a-z])|[_.-]key(?![a-z])|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:|[ \t]{0,3}=)))|bearer|[?&](?:sig|key)=/gi;
+  /p(?:ass(?:w(?:or)?d|phrase|code)?|wd|swd|w(?=\\?["']?\s{0,3}[:=])|rivate[_ -]?key|resharedkey)|s(?:ecret|haredaccesskey)|token|cred(?:ential)?s?(?![a-z])|[_.-](?:key|pat|salt)(?![a-z])|a(?:pi[_-]?key|pikey|ccess[_-]?key|ccountkey|uth(?:orization|(?=\\?"\s{0,3}:|[ \t]{0,3}=)))|bearer|[?&](?:sig|key|signature|x-amz-signature|x-goog-signature|x-amz-security-token)=/gi;
 const KEYWORD_TEST_RE = new RegExp(KEYWORD_RE.source, 'i');
 /**
  * Whether an object key can start a keyword match whose value is the key's own value (`"api_key":"..."`
@@ -186,7 +187,7 @@ const KEY_NAME_DENY =
   /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
 
 const SECRET_NAME_RE =
-  /(?:pass(?:word|wd|phrase)?|pwd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
+  /(?:pass(?:word|wd|phrase|code)?|pwd|pswd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key|[_-]pat)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
 const KEY_END_RE = /key(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
 
 /** Whether a variable name (an Actions variable, an env entry, a map key) names a secret. */
@@ -209,15 +210,19 @@ function strongKeyValue(value: string): boolean {
 }
 // Quotes may be JSON-escaped (\") when a JSON document is scanned as text.
 // NUL separates joined strings: values must stop there.
+// The operator may follow an index (`ENV['DB_PASSWORD'] =`, `config["token"] =`), be `?=` or `||=`,
+// or come after a type (`API_TOKEN: &str =`, `apiKey: string =`, `val secret: String =`).
 const ASSIGNMENT_RE =
   // eslint-disable-next-line no-control-regex
-  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\s{0,3}(?::=|=>|[:=])[ \t]{0,3}(?:\\{0,2}(["'`])([^"'`\\\r\n\u0000]{1,300})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,300}))/dy;
+  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
 const AUTH_RE =
-  /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
+  /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey|ssws)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 const BEARER_RE = /[ \t]{1,3}([A-Za-z0-9._~+/-]{16,4096}=*)/y;
 const SIG_RE = /([A-Za-z0-9%+/=]{20,200})/y;
 // `sig=` of signed URLs (Azure SAS, Logic Apps / Teams workflow triggers) may be URL-safe base64.
 const SIG_URLSAFE_RE = /([A-Za-z0-9%+/=_-]{20,200})/y;
+// Presigned URLs: hex or base64 signatures (CloudFront's use ~), and AWS session tokens (long).
+const SIG_LONG_RE = /([A-Za-z0-9%+/=_~-]{20,4096})/y;
 const PEM_BEGIN_RE = /-----BEGIN /g;
 const PEM_HEADER_RE = /-----BEGIN ([A-Z0-9 ]{1,40})-----/y;
 
@@ -297,10 +302,20 @@ function scanEncodedBlobs(text: string, out: Array<PatternMatch & { prio: number
     // Decoded JSON (an OAuth state, a JWT-like envelope) yields only typed findings (provider tokens,
     // private keys): its csrf_token and nonce fields are not credentials.
     const json = /^\s*[{[]/.test(decoded);
-    const found = scan(decoded, true, 1).filter((f) => !json || f.kind !== 'secret-assignment');
+    const found = scan(decoded, true, 1).filter(
+      (f) =>
+        !json ||
+        f.kind !== 'secret-assignment' ||
+        CREDENTIAL_FIELD_BEFORE_RE.test(decoded.slice(Math.max(0, f.start - 24), f.start)),
+    );
     if (found.length > 0) out.push({ start: runStart, end, kind: 'encoded-secret', reveal: 0, prio: 1 });
   }
 }
+
+// In decoded JSON, the fields that hold credentials (a Docker config's auth, a password) rather than
+// an OAuth state's csrf_token or nonce.
+const CREDENTIAL_FIELD_BEFORE_RE =
+  /"(?:auth|password|passwd|identitytoken|secret|client_secret|private_key|api_key|apikey)"\s{0,3}:\s{0,3}"$/i;
 
 const printableByte = (b: number): boolean => (b >= 32 && b < 127) || b === 10 || b === 13 || b === 9;
 const hexValue = (c: number): number =>
@@ -516,7 +531,7 @@ function matchKeyword(
     return -1;
   }
   if (kw.endsWith('=')) {
-    const re = kw.endsWith('sig=') ? SIG_URLSAFE_RE : SIG_RE;
+    const re = kw.endsWith('sig=') ? SIG_URLSAFE_RE : kw.endsWith('key=') ? SIG_RE : SIG_LONG_RE;
     re.lastIndex = after;
     const a = re.exec(text);
     if (a && looksRandom(a[1]!))
@@ -529,8 +544,13 @@ function matchKeyword(
   if (!a || !KEY_SUFFIX_OK.test(a[1]!)) return -1;
   const quoted = a[3] !== undefined;
   const value = (quoted ? a[3] : a[4])!;
+  // A YAML block scalar (`password: |`): the value is on the lines below.
+  if (!quoted && /^[|>][-+]?[0-9]?$/.test(value)) return blockScalar(text, a.indices![4]![1], at, kw, out);
   if (!acceptAssignedValue(value, quoted)) return -1;
-  if (kw.endsWith('key') && (kw[0] === '_' || kw[0] === '-' || kw[0] === '.')) {
+  if (
+    (kw.endsWith('key') || kw.endsWith('pat') || kw.endsWith('salt')) &&
+    (kw[0] === '_' || kw[0] === '-' || kw[0] === '.')
+  ) {
     // *_KEY: the name before decides (cache_key, primary_key are not secrets), and the value must
     // look like key material.
     let w = at;
@@ -546,6 +566,51 @@ function matchKeyword(
   out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
   return end;
 }
+
+/**
+ * The lines of a YAML block scalar after `key: |` (or `>`, `|-`, `>+` ...): each more indented line
+ * (the break may be a newline or, in serialised JSON, the escape \n; a line may carry a diff, quote
+ * or log-timestamp prefix) is masked when it reads like a value. Returns the end of the last one, or -1.
+ */
+function blockScalar(
+  text: string,
+  from: number,
+  keyAt: number,
+  kw: string,
+  out: Array<PatternMatch & { prio: number }>,
+): number {
+  const [keyLine] = lineStartBefore(text, keyAt);
+  // Indentation counts spaces and tabs only (a list dash, a diff or quote marker does not indent).
+  const spaces = (prefix: string): number => prefix.replace(/[^ \t]/g, '').length;
+  const keyIndent = spaces(BLOCK_LINE_RE.exec(text.slice(Math.max(0, keyLine), keyAt + 1))?.[1] ?? '');
+  let p = from;
+  let last = -1;
+  for (let n = 0; n < 50; n++) {
+    while (
+      p < text.length &&
+      (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9 || text.charCodeAt(p) === 13)
+    )
+      p++;
+    if (text.charCodeAt(p) === 10) p++;
+    else if (text.charCodeAt(p) === 92 && text.charCodeAt(p + 1) === 110) p += 2;
+    else break;
+    const m = BLOCK_LINE_RE.exec(text.slice(p, p + 4200));
+    if (!m || spaces(m[1]!) <= keyIndent) break;
+    const value = m[2]!.trimEnd();
+    const start = p + m[1]!.length;
+    p = start + m[2]!.length;
+    if (value === '') break;
+    const keyLike = kw.endsWith('key') || kw.endsWith('pat') || kw.endsWith('salt');
+    if (!acceptAssignedValue(value, true) || (keyLike && !strongKeyValue(value)) || !looksRandom(value))
+      break;
+    pushValue(out, start + value.length, value, 'secret-assignment');
+    last = start + value.length;
+  }
+  return last;
+}
+const BLOCK_LINE_RE =
+  // eslint-disable-next-line no-control-regex -- NUL separates joined strings
+  /^([ \t>+-]*(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t>+-]*)([^\n\\"\u0000]{1,4096})/;
 
 // Prose: a secret word without an assignment operator, then the value, on the same line:
 // "the admin password is X", "my Gitea token is X", "use password X", "| password | `X` |",
@@ -630,13 +695,34 @@ function proseValueOk(v: string): boolean {
   return looksRandom(v);
 }
 
+/**
+ * Letters in random case rather than a word or an identifier: at least 12, with both upper-case
+ * letters after lower-case ones and runs of upper-case letters (camelCase, PascalCase and ACRONYMCase
+ * names have one or the other, rarely both twice).
+ */
+function randomLetters(v: string): boolean {
+  if (v.length < 12 || !/^[A-Za-z]+$/.test(v)) return false;
+  let lowerUpper = 0;
+  let upperUpper = 0;
+  for (let i = 1; i < v.length; i++) {
+    const a = v.charCodeAt(i - 1);
+    const b = v.charCodeAt(i);
+    if (b >= 65 && b <= 90) {
+      if (a >= 97) lowerUpper++;
+      else upperUpper++;
+    }
+  }
+  return lowerUpper >= 2 && upperUpper >= 2 && looksRandom(v);
+}
+
 /** Whether a value assigned to a secret-like key is worth masking. */
 export function acceptAssignedValue(raw: string, quoted: boolean): boolean {
   const value = raw.trim();
   if (value.length < 6 || isPlaceholder(value)) return false;
   if (value.includes(' ') && !quoted) return false;
-  // Unquoted pure words are prose or identifiers ("token: required"), not credentials.
-  if (!quoted && /^[A-Za-z_-]+$/.test(value)) return false;
+  // Unquoted pure words are prose or identifiers ("token: required"), not credentials; random
+  // mixed-case letters (a 16-letter API secret) are not words.
+  if (!quoted && /^[A-Za-z_-]+$/.test(value) && !randomLetters(value)) return false;
   if (quoted && /^[a-z]{1,11}$/.test(value)) return false;
   return true;
 }
@@ -767,10 +853,10 @@ const NETRC_RE = new RegExp(
 );
 const REDIS_RE = /(?:requirepass|masterauth)[ \t]{1,8}("?)([^\s"\u0000]{4,256})\1/y;
 const FLAG_RE =
-  /--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
+  /--(?:[a-z0-9]{1,20}-)?(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
-  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo) login|(redis-cli))\s/;
+  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|(redis-cli))\s/;
 const SHORT_P_RE = /-[pa][ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const SHORT_P_GLUED_RE = /-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
@@ -778,7 +864,8 @@ const PGPASS_RE =
   /(?<![^\s\u0000"])[^:\s#"\u0000]{1,253}:(?:\d{1,5}|\*):[^:\s\u0000]{1,64}:[^:\s\u0000]{1,64}:([^\s\u0000:"]{4,256})(?![^\s\u0000"\\])/g;
 const DEFINE_RE =
   /define\(\s{0,4}(['"])[A-Z_]{0,30}(?:PASSWORD|KEY|SALT|SECRET|TOKEN)[A-Z_]{0,30}\1\s{0,4},\s{0,4}(['"])([^'"\n\u0000]{4,256})\2/y;
-const PUTTY_RE = /Private-Lines:[ \t]{0,4}(\d{1,3})[ \t]{0,4}\r?\n/y;
+// The lines end in newlines, or in the escape \n when the key file sits in serialised JSON.
+const PUTTY_RE = /Private-Lines:[ \t]{0,4}(\d{1,3})[ \t]{0,4}(\r?\n|\\n)/y;
 // GitHub/Gitea Actions workflow command: the value is registered as a secret to mask in the log.
 const ADD_MASK_RE = /::add-mask::([^\s"'\u0000]{4,1000})/y;
 // PowerShell: ConvertTo-SecureString "value" -AsPlainText.
@@ -899,15 +986,16 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
     const m = PUTTY_RE.exec(text);
     if (!m) continue;
     const start = PUTTY_RE.lastIndex;
+    const br = m[2] === '\\n' ? '\\n' : '\n';
     let end = start;
     for (let n = Number(m[1]); n > 0 && end < text.length; n--) {
-      const nl = text.indexOf('\n', end);
-      end = nl < 0 ? text.length : nl + 1;
+      const nl = text.indexOf(br, end);
+      end = nl < 0 ? text.length : nl + br.length;
     }
     if (end > start)
       out.push({
         start,
-        end: text[end - 1] === '\n' ? end - 1 : end,
+        end: text.endsWith(br, end) ? end - br.length : end,
         kind: 'putty-private-key',
         reveal: 0,
         prio: 2,

@@ -61,6 +61,28 @@ const PLACEHOLDER_RE =
 const DOTTED_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,60}(?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){1,8}$/;
 
 /**
+ * PLACEHOLDER_RE finds a placeholder's mark; a word in random case inside a long random value
+ * (`...FaKE...` in a 190-character token) is chance, not a mark.
+ */
+function placeholderWord(v: string): boolean {
+  const m = PLACEHOLDER_RE.exec(v);
+  if (!m) return false;
+  const w = m[0];
+  if (v.length < 32 || !/^[A-Za-z]{4,}$/.test(w)) return true;
+  if (w === w.toLowerCase() || w === w.toUpperCase() || w === w[0]!.toUpperCase() + w.slice(1).toLowerCase())
+    return true;
+  // Mixed case: look for another mark after this one.
+  return placeholderWord(v.slice(m.index + 1));
+}
+
+/** A dotted value with a long random part (a Vault token s.<random>) is not an identifier. */
+function randomSegment(v: string): boolean {
+  return v
+    .split('.')
+    .some((seg) => seg.length >= 16 && /[0-9]/.test(seg) && /[a-z]/.test(seg) && /[A-Z]/.test(seg));
+}
+
+/**
  * `dotted`: whether a dotted identifier (config.db.password) counts as a placeholder; token formats
  * with dots (dp.pt.<random>, s.<random>) are checked with false.
  */
@@ -73,5 +95,5 @@ export function isPlaceholder(value: string, dotted = true): boolean {
   for (let i = 1; i < v.length && same; i++) same = v.charCodeAt(i) === v.charCodeAt(0);
   if (same) return true;
   if (v.length > 400) return false;
-  return PLACEHOLDER_RE.test(v) || (dotted && DOTTED_IDENTIFIER.test(v));
+  return placeholderWord(v) || (dotted && DOTTED_IDENTIFIER.test(v) && !randomSegment(v));
 }

@@ -15,6 +15,7 @@ import {
   type PortedAllowlist,
   type PortedRuleSource,
 } from './gitleaks-rules.generated';
+import { KEYWORD_RULES } from './keyword-rules';
 import type { PatternMatch } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
 
@@ -33,6 +34,8 @@ type Rule = {
   near: RegExp | null;
   /** the pattern's groups are markers, the secret is the whole match */
   wholeMatch: boolean;
+  /** a whole block (a private key in armour): no placeholder check, its quote markers are text */
+  block: boolean;
   /** scan state, reset per text: where the pending window of this rule starts and ends (-1: none) */
   ws: number;
   we: number;
@@ -60,9 +63,15 @@ const compileAllow = (a: PortedAllowlist): Allow => ({
 // only widen the match to the left (never the secret), so the engine matches from the keyword on.
 const IDENT_PREFIX = '[\\w.\\-]{0,50}?';
 
-export const PORTED_RULES: Rule[] = GITLEAKS_RULES.map((r) => ({
+// gitleaks' rules, then the engine's own keyword rules (keyword-rules.ts) in the same shape.
+const RULE_SOURCES: Array<PortedRuleSource & { kind?: string; block?: boolean }> = [
+  ...GITLEAKS_RULES,
+  ...KEYWORD_RULES,
+];
+
+export const PORTED_RULES: Rule[] = RULE_SOURCES.map((r) => ({
   id: r.id,
-  kind: kindOf(r.id),
+  kind: r.kind ?? kindOf(r.id),
   find: r.find,
   sticky: new RegExp(
     r.find === 'assign' && r.regex.startsWith(IDENT_PREFIX) ? r.regex.slice(IDENT_PREFIX.length) : r.regex,
@@ -73,7 +82,8 @@ export const PORTED_RULES: Rule[] = GITLEAKS_RULES.map((r) => ({
     ? new RegExp(r.near.startsWith(IDENT_PREFIX) ? r.near.slice(IDENT_PREFIX.length) : r.near, 'dy')
     : null,
   group: r.group,
-  wholeMatch: r.regex.includes('(?<'),
+  wholeMatch: /\(\?<[A-Za-z]/.test(r.regex),
+  block: r.block === true,
   entropy: r.entropy,
   allow: r.allow.map(compileAllow),
   ws: -1,
@@ -94,7 +104,7 @@ const RULES_OF: Rule[][] = [];
 {
   const index = new Map<string, number>();
   for (const rule of PORTED_RULES) {
-    for (const k of GITLEAKS_RULES.find((r) => r.id === rule.id)!.keywords) {
+    for (const k of RULE_SOURCES.find((r) => r.id === rule.id)!.keywords) {
       let i = index.get(k);
       if (i === undefined) {
         i = KEYWORDS.push(k) - 1;
@@ -237,7 +247,7 @@ function accept(
   if (rule.find === 'assign' && text.slice(offset + m.index, s).includes('","')) return false;
   if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) return false;
   if (near && !nearValueOk(secret)) return false;
-  if (isPlaceholder(secret, false)) return false;
+  if (!rule.block && isPlaceholder(secret, false)) return false;
   const line = (): string => lineAround(text, offset + m.index, offset + m.index + m[0].length);
   // An 'assign' match starts at the keyword: give the allowlists the identifier before it too, as
   // gitleaks' own match (up to 50 of [\w.-] before the keyword) has it.

@@ -1,0 +1,272 @@
+// The engine's own keyword rules (issue 12, fourth pass), in the data shape of the ported gitleaks
+// rules (gitleaks-rules.generated.ts) and run by the same keyword automaton (ported-rules.util.ts):
+// a rule is tried only where one of its keywords occurs, so no rule adds a pass over the text.
+// 'prefix' rules match sticky at the keyword; 'window' rules (a keyword in the middle or at the end
+// of the secret) run on a bounded window around it. Format facts come from the providers' own
+// documentation of their key formats and from the public detector lists of gitleaks and trufflehog;
+// the patterns are written here, not copied. Keywords are lower case (the automaton folds ASCII case).
+import type { PortedRuleSource } from './gitleaks-rules.generated';
+
+/** A case-insensitive spelling of a word for JavaScript patterns without the i flag. */
+const ci = (s: string): string => s.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+
+// A name that says secret: password and its abbreviations, secret, token, api/access/private keys,
+// credentials, auth; with what may come before and after it in an identifier.
+const SECRET_WORD = `(?:${ci('pass')}(?:${ci('word')}|${ci('wd')}|${ci('phrase')}|${ci('code')})?|${ci('pwd')}|${ci('pswd')}|${ci('secret')}|${ci('token')}|${ci('api')}[_.-]?${ci('key')}|${ci('access')}[_.-]?${ci('key')}|${ci('private')}[_.-]?${ci('key')}|${ci('credential')}s?|${ci('auth')})`;
+const SECRET_NAME = `[A-Za-z0-9_.-]{0,40}${SECRET_WORD}[A-Za-z0-9_.-]{0,20}`;
+// A quote, JSON-escaped or not (a JSON document scanned as text).
+const Q = `\\\\?["']`;
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+// A value in command or document syntax: not a variable reference, a flag or an option.
+const ARG = `([^\\s"'$<{\\\\\\u0000-][^\\s"'\\\\\\u0000]{3,255})`;
+
+/** Values that name rather than hold a secret: words joined by separators, paths, URLs, references. */
+const NOT_A_VALUE = {
+  target: 'secret' as const,
+  and: false,
+  regexes: [
+    '^[A-Za-z]+(?:[ _.:-][A-Za-z]+)*$',
+    '^(?:\\.{0,2}/|~/|[A-Za-z]:[\\\\/]|[a-z][a-z0-9+.-]*://)',
+    '\\.(?:txt|json|pem|key|ya?ml|env|conf|cfg|ini|toml|xml)$',
+    '^(?:env|file|fd|stdin):',
+    '^(?:true|false|null|none|nil|undefined)$',
+  ],
+  stopwords: [],
+};
+
+type Find = PortedRuleSource['find'];
+/** A rule of this file: its mask kind (several rules may share one) and its pattern. */
+export type KeywordRuleSource = PortedRuleSource & { kind: string; block?: boolean };
+let serial = 0;
+function rule(
+  kind: string,
+  keywords: string[],
+  regex: string,
+  opts: { group?: number; entropy?: number; find?: Find; values?: boolean; block?: boolean } = {},
+): KeywordRuleSource {
+  return {
+    block: opts.block ?? false,
+    // ids are unique and never one of gitleaks' (its examples are scored by rule id)
+    id: `aegis-${kind}-${++serial}`,
+    kind,
+    keywords,
+    regex,
+    group: opts.group ?? 0,
+    entropy: opts.entropy ?? 3,
+    allow: opts.values ? [NOT_A_VALUE] : [],
+    find: opts.find ?? 'prefix',
+    near: '',
+  };
+}
+
+export const KEYWORD_RULES: KeywordRuleSource[] = [
+  // ---- Provider tokens with a documented prefix ----------------------------------------------
+  rule('matrix-access-token', ['syt_'], '\\bsyt_[A-Za-z0-9]{2,64}_[A-Za-z0-9]{20}_[A-Za-z0-9]{6}\\b'),
+  rule(
+    'gitlab-token',
+    ['glimt-', 'glagent-', 'glffct-', 'glwt-', 'glrtr-'],
+    '\\bgl(?:imt|agent|ffct|wt|rtr)-[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])',
+  ),
+  rule('atlassian-api-token', ['atctt3'], '\\bATCTT3[A-Za-z0-9_=-]{60,300}'),
+  rule(
+    'newrelic-key',
+    ['nriq-', 'nrra-', 'nraa-'],
+    '\\bNR(?:IQ|RA|AA)-[A-Za-z0-9_-]{27,48}(?![A-Za-z0-9_-])',
+  ),
+  // New Relic licence (ingest) keys: 40 characters ending in NRAL.
+  rule('newrelic-license-key', ['nral'], '\\b[a-z0-9]{36}NRAL\\b', { find: 'window' }),
+  rule('axiom-token', ['xaat-', 'xapt-'], `\\bxa(?:at|pt)-${UUID}\\b`, { entropy: 0 }),
+  rule('infisical-token', ['st.'], `\\bst\\.${UUID}\\.[0-9a-f]{32}\\.[0-9a-f]{32}\\b`),
+  // Bitwarden Secrets Manager access tokens: 0.<uuid>.<secret>:<key>.
+  rule('bitwarden-access-token', ['0.'], `\\b0\\.${UUID}\\.[A-Za-z0-9]{30}:[A-Za-z0-9+/]{22}={0,2}`),
+  rule('asana-token', ['1/', '2/'], '\\b[12]/[0-9]{10,20}(?:/[0-9]{10,20})?:[0-9a-f]{32}\\b'),
+  // Intercom access tokens are base64 of "tok:...".
+  rule('intercom-token', ['dg9ro'], '\\bdG9rO[A-Za-z0-9+/]{30,200}={0,2}'),
+  rule('clickup-token', ['pk_'], '\\bpk_[0-9]{6,12}_[A-Z0-9]{32}\\b'),
+  rule('dropbox-token', ['sl.'], '\\bsl\\.(?:u\\.)?[A-Za-z0-9_-]{130,1200}', { entropy: 3.5 }),
+  rule('deno-deploy-token', ['ddp_', 'ddo_'], '\\bdd[po]_[A-Za-z0-9]{36}\\b'),
+  rule('nvidia-api-key', ['nvapi-'], '\\bnvapi-[A-Za-z0-9_-]{64}(?![A-Za-z0-9_-])'),
+  rule('tavily-api-key', ['tvly-'], '\\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\\b'),
+  rule('fireworks-api-key', ['fw_'], '\\bfw_[A-Za-z0-9]{24}\\b'),
+  rule('cerebras-api-key', ['csk-'], '\\bcsk-[a-z0-9]{48}\\b'),
+  rule('firecrawl-api-key', ['fc-'], '\\bfc-[0-9a-f]{32}\\b'),
+  rule('jina-api-key', ['jina_'], '\\bjina_[A-Za-z0-9_-]{50,80}(?![A-Za-z0-9_-])'),
+  rule('voyage-api-key', ['pa-'], '\\bpa-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])', { entropy: 3.5 }),
+  rule('telnyx-api-key', ['key'], '\\bKEY[0-9A-Z]{26,32}_[A-Za-z0-9]{22}\\b'),
+  rule(
+    'paddle-api-key',
+    ['pdl_'],
+    '\\bpdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_[A-Za-z0-9]{22}_[A-Za-z0-9]{3}\\b',
+  ),
+  rule('gocardless-token', ['sandbox_'], '\\bsandbox_[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])', { entropy: 3.5 }),
+  rule('checkout-secret-key', ['sk_sbox_'], '\\bsk_sbox_[a-z0-9]{26,40}\\b'),
+  // Azure DevOps personal access tokens (84 characters) carry the AZDO signature at character 76.
+  rule('azure-devops-pat', ['azdo'], '\\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\\b', { find: 'window' }),
+  rule('yandex-iam-token', ['t1.'], '\\bt1\\.[A-Za-z0-9_-]{40,400}={0,2}\\.[A-Za-z0-9_-]{86}={0,2}'),
+  rule('slack-token', ['xoxc-', 'xoxd-'], '\\bxox[cd]-[A-Za-z0-9%+/=-]{20,400}'),
+  rule('linear-key', ['lin_oauth_'], '\\blin_oauth_[a-f0-9]{64}\\b'),
+  rule('typeform-token', ['tfp_'], '\\btfp_[A-Za-z0-9_-]{40,80}(?![A-Za-z0-9_-])'),
+  rule('lob-api-key', ['live_', 'test_'], '\\b(?:live|test)_[a-f0-9]{35}\\b'),
+  rule('frameio-token', ['fio-u-'], '\\bfio-u-[A-Za-z0-9_=-]{64}'),
+  rule('prefect-api-key', ['pnu_'], '\\bpnu_[A-Za-z0-9]{36}\\b'),
+  rule('readme-api-key', ['rdme_'], '\\brdme_[a-z0-9]{70}\\b'),
+  rule('mailersend-token', ['mlsn.'], '\\bmlsn\\.[a-f0-9]{64}\\b'),
+  rule('duffel-token', ['duffel_'], '\\bduffel_(?:test|live)_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])'),
+  // ---- Tokens in URLs ------------------------------------------------------------------------
+  rule('telegram-bot-token', ['telegram.org/bot'], 'telegram\\.org/bot([0-9]{8,10}:AA[A-Za-z0-9_-]{33})'),
+  // Rocket.Chat incoming webhooks: /hooks/<id>/<token>.
+  rule('rocketchat-webhook', ['/hooks/'], '/hooks/([A-Za-z0-9]{17}/[A-Za-z0-9]{48})(?![A-Za-z0-9])'),
+  rule(
+    'azure-function-key',
+    ['azurewebsites.net/api/'],
+    'azurewebsites\\.net/api/[^\\s?"\'\\u0000]{1,200}\\?(?:[^\\s"\'#\\u0000]{0,300}?&)?code=([A-Za-z0-9_%=-]{20,200})',
+  ),
+  // A JWT inside a URL-encoded value (a redirect's query): no word boundary before it.
+  rule(
+    'jwt',
+    ['%3deyj', '%22eyj', '%3aeyj', '%20eyj'],
+    '%(?:3[DdAa]|22|20)(eyJ[A-Za-z0-9_-]{10,1000}\\.eyJ[A-Za-z0-9_-]{10,8000}\\.[A-Za-z0-9_-]{10,1000})',
+  ),
+  // Go's database/sql DSN: user:password@tcp(host:port)/db.
+  rule(
+    'url-credentials',
+    ['@tcp(', '@unix(', '@udp('],
+    '(?<![A-Za-z0-9_/:.-])[A-Za-z0-9_.-]{1,64}:([^\\s:@/"\'`\\u0000]{3,200})@(?:tcp|unix|udp)\\(',
+    { find: 'window', entropy: 0, values: true },
+  ),
+  // ---- Private keys in other armour ----------------------------------------------------------
+  rule(
+    'ssh2-private-key',
+    ['---- begin ssh2'],
+    '---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----[^\\u0000]{1,16000}?---- END SSH2 (?:ENCRYPTED )?PRIVATE KEY ----',
+    { entropy: 0, block: true },
+  ),
+  // ---- Gitea's own token response pasted somewhere ({"sha1": ..., "token_last_eight": ...}) ---
+  rule(
+    'gitea-token',
+    ['sha1'],
+    'sha1\\\\?"\\s{0,2}:\\s{0,2}\\\\?"([0-9a-f]{40})\\\\?"(?=[^}\\u0000]{0,200}token_last_eight)',
+    { entropy: 0 },
+  ),
+  // ---- Provider names next to a key of their shape, and their headers ------------------------
+  rule(
+    'datadog-api-key',
+    ['datadog'],
+    '[Dd]atadog[^\\n\\u0000]{0,40}?[\\s"\'`=:(,>]([a-f0-9]{32})(?![A-Za-z0-9])',
+  ),
+  rule(
+    'honeycomb-key',
+    ['x-honeycomb-team'],
+    `${ci('x-honeycomb-team')}(?:${Q})?\\s{0,3}[:=]\\s{0,3}(?:${Q})?([A-Za-z0-9]{22,64})`,
+  ),
+  rule('snyk-token', ['snyk auth'], `snyk[ \\t]+auth[ \\t]+(${UUID})`, { entropy: 0 }),
+  rule(
+    'codecov-token',
+    ['codecov'],
+    'codecov[^\\n\\u0000]{0,160}?[ \\t]-t[ \\t]{1,3}["\']?([A-Za-z0-9-]{20,64})',
+  ),
+  rule(
+    'wandb-api-key',
+    ['wandb login'],
+    'wandb[ \\t]+login[ \\t]+(?:--[a-z-]+[ \\t]+)*([A-Za-z0-9_-]{40,86})',
+  ),
+  // ---- Credentials in tool syntax --------------------------------------------------------------
+  rule(
+    'secret-assignment',
+    ['identified by'],
+    `${ci('identified')}[ \\t]+${ci('by')}[ \\t]+(?:${ci('password')}[ \\t]+)?(${Q})([^'"\`\\n\\\\\\u0000]{4,200})\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  // sqlcmd/bcp take the password as -P (elsewhere -P is a port or a flag).
+  rule(
+    'secret-flag',
+    [' -p '],
+    `(?<=\\b(?:sqlcmd|bcp|osql|isql)\\b[^\\n\\u0000]{0,200}) -P[ \\t]{1,3}(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  // keytool's store and key passwords.
+  rule(
+    'secret-flag',
+    ['-storepass', '-keypass', '-srcstorepass', '-deststorepass', '-srckeypass', '-destkeypass'],
+    `-(?:src|dest)?(?:store|key)pass[ \\t]{1,4}(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  // openssl's pass phrase arguments: -passout pass:VALUE (env:, file: and fd: name a source).
+  rule(
+    'secret-flag',
+    ['pass:'],
+    `(?<=(?:^|\\s)-(?:pass(?:out|in)?|password|passphrase)[ \\t]{1,4}["']?)pass:([^\\s"'\\\\\\u0000]{4,200})`,
+    { entropy: 1.5 },
+  ),
+  rule(
+    'secret-flag',
+    ['smbclient'],
+    `smbclient\\b[^\\n\\u0000]{0,200}?(?:-U|--user(?:=|[ \\t]))[ \\t]{0,3}(["']?)[^\\s%"']{1,64}%([^\\s"'\\\\\\u0000]{3,200})\\1`,
+    { group: 2, entropy: 1.5 },
+  ),
+  rule(
+    'secret-flag',
+    ['sqlplus'],
+    `sqlplus(?:\\.exe)?(?:[ \\t]+-[A-Za-z]+)*[ \\t]+["']?[A-Za-z0-9_$#.]{1,64}/([^\\s@/"'\\\\\\u0000]{3,200})@`,
+    { entropy: 1.5, values: true },
+  ),
+  // ---- Secret-named values in document and language syntax ------------------------------------
+  // C: #define API_KEY "value"
+  rule(
+    'secret-assignment',
+    ['#define'],
+    `#define[ \\t]+${SECRET_NAME}[ \\t]+${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}`,
+    {
+      entropy: 2.5,
+      values: true,
+    },
+  ),
+  // Dockerfile ENV/ARG in the space-separated form: ENV API_TOKEN value
+  rule(
+    'secret-assignment',
+    ['env ', 'arg '],
+    `(?<=^|[\\n\\u0000 \\t+>])(?:ENV|ARG)[ \\t]+(${SECRET_NAME})[ \\t]+(["']?)([^\\s"'=\\\\\\u0000][^\\s"'\\\\\\u0000]{5,300})\\2`,
+    { group: 3, entropy: 2.5, values: true },
+  ),
+  // Windows setx and fish's set -x: setx API_TOKEN "value"
+  rule(
+    'secret-assignment',
+    ['setx ', 'set -gx ', 'set -x ', 'set -ux ', 'set -xg '],
+    `set(?:x|[ \\t]+-[gUux]{1,3})[ \\t]+(${SECRET_NAME})[ \\t]+(${Q}?)([^\\s"'\\\\\\u0000]{6,300})\\2`,
+    { group: 3, entropy: 2.5, values: true },
+  ),
+  // XML attribute pairs: <add key="ApiKey" value="..."/> (web.config, NuGet), <property name=... value=.../>
+  rule(
+    'secret-assignment',
+    ['key="', "key='", 'name="', "name='", 'key=\\"', 'name=\\"'],
+    `(?:key|name)=(${Q})(${SECRET_NAME})\\1[ \\t]{1,8}value=(${Q})([^"'\\\\\\n\\u0000]{6,300})\\3`,
+    { group: 4, entropy: 2.5, values: true },
+  ),
+  // Setters and builders: setPassword("..."), .apiKey("...")
+  rule(
+    'secret-assignment',
+    ['password(', 'passwd(', 'secret(', 'token(', 'apikey('],
+    `(?<=\\bset[A-Za-z]{0,30}|\\.)(?:[Pp]assword|[Pp]asswd|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey)\\(\\s{0,3}${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}\\s{0,3}\\)`,
+    { entropy: 2.5, values: true },
+  ),
+  // Defaults of environment lookups: os.getenv("DB_PASSWORD", "..."), process.env.API_KEY || "..."
+  rule(
+    'secret-assignment',
+    ['getenv(', 'environ.get(', 'env.fetch('],
+    `(?:getenv|environ\\.get|ENV\\.fetch)\\(\\s{0,3}${Q}(${SECRET_NAME})${Q}\\s{0,3},\\s{0,3}(${Q})([^"'\\\\\\n\\u0000]{6,200})\\2`,
+    { group: 3, entropy: 2.5, values: true },
+  ),
+  rule(
+    'secret-assignment',
+    ['process.env.'],
+    `process\\.env\\.(${SECRET_NAME})\\s{0,3}(?:\\|\\||\\?\\?)\\s{0,3}(${Q})([^"'\\\\\\n\\u0000]{6,200})\\2`,
+    { group: 3, entropy: 2.5, values: true },
+  ),
+  // Session cookies: a session id is a credential (Cookie: sessionid=..., curl -b "i_like_gitea=...").
+  rule(
+    'session-cookie',
+    ['session=', 'sessionid=', 'session_id=', 'sid=', 'sessid=', 'i_like_gitea='],
+    `(?<=(?:${ci('cookie')}(?:${Q})?\\s{0,3}:|(?:^|\\s)(?:-b|--cookie)[ \\t]{1,3}["']?)[^\\n\\u0000]{0,400})(?:${ci('session')}(?:${ci('id')}|_${ci('id')})?|${ci('sid')}|${ci('sessid')}|i_like_gitea)=([^\\s;,"'\\\\\\u0000]{16,600})`,
+    { entropy: 2.5 },
+  ),
+];

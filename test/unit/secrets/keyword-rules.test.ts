@@ -1,0 +1,73 @@
+// The engine's own keyword rules (src/core/secrets/keyword-rules.ts): run by the keyword automaton of
+// the ported gitleaks rules, so each must be reachable from its keywords; and the syntax rules of the
+// fourth pass (block scalars, cookies, Gitea's token response) with the look-alikes they leave alone.
+import { KEYWORD_RULES } from '../../../src/core/secrets/keyword-rules';
+import { formatMask, indexOfMaskMarker } from '../../../src/core/secrets/mask-format.util';
+import { scanText, scrubText } from '../../../src/core/secrets';
+import { giteaToken, randomWord } from './helpers';
+
+const ctx = { exactSecrets: [], mode: 'mask' as const, skipPatterns: false };
+const masked = (text: string, secret: string): boolean => !scrubText(text, ctx).value.includes(secret);
+
+describe('keyword rules', () => {
+  it('compile, have lower-case printable keywords, unique ids and mask kinds of the marker grammar', () => {
+    const ids = new Set<string>();
+    for (const r of KEYWORD_RULES) {
+      expect(() => new RegExp(r.regex, 'dy')).not.toThrow();
+      expect(r.keywords.length).toBeGreaterThan(0);
+      for (const k of r.keywords) expect(/^[\x20-\x7e]+$/.test(k) && k === k.toLowerCase()).toBe(true);
+      expect(ids.has(r.id)).toBe(false);
+      ids.add(r.id);
+      expect(indexOfMaskMarker(formatMask(r.kind, 'abcdefghijklmnop', 0))).toBe(0);
+    }
+  });
+
+  it('a prefix rule can match where its keyword starts (the keyword is a prefix of the pattern)', () => {
+    for (const r of KEYWORD_RULES.filter((x) => x.find === 'prefix')) {
+      const lead = r.regex.replace(/^\(\?<=(?:[^()]|\([^()]*\))*\)/, '').replace(/^\\b/, '');
+      // The pattern's first literal character is the keyword's first character (either case), or the
+      // pattern starts with a class or group that admits it.
+      const first = r.keywords.map((k) => k[0]!);
+      const c = lead[0]!;
+      if (c === '(' || c === '[' || c === '%') continue;
+      const literal = c === '\\' ? lead[1]! : c;
+      expect({ id: r.id, ok: first.some((f) => f === literal.toLowerCase()) }).toEqual({
+        id: r.id,
+        ok: true,
+      });
+    }
+  });
+});
+
+describe('syntax rules of the fourth pass', () => {
+  it('masks the lines of a YAML block scalar under a secret-named key, not the next key', () => {
+    const s = randomWord(20) + '7';
+    const out = scrubText(`db:\n  password: |\n    ${s}\n  user: app\n`, ctx).value;
+    expect(out).not.toContain(s);
+    expect(out).toContain('user: app');
+    expect(scanText('description: |\n  Deploys the app to staging.\nname: x')).toEqual([]);
+  });
+
+  it('masks session cookies only inside a Cookie header or a curl cookie flag', () => {
+    const s = randomWord(32);
+    expect(masked(`Cookie: lang=en; sessionid=${s}; theme=dark`, s)).toBe(true);
+    expect(masked(`curl -b "i_like_gitea=${s}" https://gitea.example.com/`, s)).toBe(true);
+    expect(scanText(`analytics session_id=${s.toLowerCase().replace(/[0-9]/g, 'a')} page=/home`)).toEqual([]);
+  });
+
+  it("masks the sha1 of Gitea's token response, not a checksum's sha1", () => {
+    const t = giteaToken();
+    expect(masked(`{"id":3,"name":"ci","sha1":"${t}","token_last_eight":"${t.slice(-8)}"}`, t)).toBe(true);
+    expect(scanText(`{"name":"app.tar.gz","sha1":"${giteaToken()}","size":1}`)).toEqual([]);
+  });
+
+  it('takes typed, indexed and ?= assignments, and random mixed-case letters as a value', () => {
+    const s = randomWord(24) + '3';
+    expect(masked(`const API_TOKEN: &str = "${s}";`, s)).toBe(true);
+    expect(masked(`ENV['DB_PASSWORD'] = '${s}'`, s)).toBe(true);
+    expect(masked(`DB_PASSWORD ?= ${s}`, s)).toBe(true);
+    const letters = ['MZss', 'HyzU', 'KNAp', 'JUfy'].join('');
+    expect(masked(`VONAGE_API_SECRET=${letters}`, letters)).toBe(true);
+    expect(scanText('token: ProductionConfigValue')).toEqual([]);
+  });
+});
