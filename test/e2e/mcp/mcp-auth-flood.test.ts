@@ -3,29 +3,12 @@
 // and reported as one summary record per window; a valid token from the same address still works.
 import { startGitea, type TestGitea } from './helpers/gitea';
 import { BEARER, startMcpApp, testConfig, type McpApp } from './helpers/mcp-app';
+import { postInitialize } from '../helpers/mcp-http';
 
 jest.setTimeout(120_000);
 
-async function post(url: string, authorization: string): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'flood', version: '1' },
-      },
-    }),
-  });
-}
+const post = (url: string, authorization: string): Promise<Response> =>
+  postInitialize(url, authorization, { client: 'flood' });
 
 describe('authentication failures per remote address', () => {
   let gitea: TestGitea;

@@ -18,6 +18,7 @@ import {
   type OAuthStack,
 } from './helpers/oauth-stack';
 import { TestOAuthProvider } from './helpers/sdk-provider';
+import { postInitialize } from '../helpers/mcp-http';
 
 jest.setTimeout(300_000);
 
@@ -93,20 +94,7 @@ describe('confidential MCP clients (client_secret_basic, client_secret_post)', (
   };
 
   const mcpStatus = async (accessToken: string) => {
-    const res = await fetch(stack.mcpUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${accessToken}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
-      }),
-    });
+    const res = await postInitialize(stack.mcpUrl, `Bearer ${accessToken}`, { client: 'c' });
     await res.text();
     return res.status;
   };

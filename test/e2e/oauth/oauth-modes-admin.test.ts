@@ -11,6 +11,7 @@ import {
   startOAuthStack,
   type OAuthStack,
 } from './helpers/oauth-stack';
+import { postInitialize } from '../helpers/mcp-http';
 
 jest.setTimeout(300_000);
 
@@ -63,24 +64,7 @@ describe('AUTH_MODES=oauth, and OAuth access tokens on the admin API', () => {
   };
 
   const mcpCall = async (token: string) => {
-    const res = await fetch(stack.mcpUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'modes', version: '1' },
-        },
-      }),
-    });
+    const res = await postInitialize(stack.mcpUrl, `Bearer ${token}`, { client: 'modes' });
     const text = await res.text();
     return { status: res.status, challenge: res.headers.get('www-authenticate'), text };
   };

@@ -12,6 +12,7 @@ import {
   startOAuthStack,
   type OAuthStack,
 } from './helpers/oauth-stack';
+import { postInitialize } from '../helpers/mcp-http';
 
 jest.setTimeout(300_000);
 
@@ -74,24 +75,7 @@ describe('OAuth refusals', () => {
   };
 
   const mcpStatus = async (authorization: string, url = stack.mcpUrl) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'neg', version: '1' },
-        },
-      }),
-    });
+    const res = await postInitialize(url, authorization, { client: 'neg' });
     await res.text();
     return { status: res.status, challenge: res.headers.get('www-authenticate') };
   };

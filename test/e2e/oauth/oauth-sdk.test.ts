@@ -17,6 +17,7 @@ import {
   type OAuthStack,
 } from './helpers/oauth-stack';
 import { TestOAuthProvider } from './helpers/sdk-provider';
+import { postInitialize } from '../helpers/mcp-http';
 
 jest.setTimeout(300_000);
 
@@ -63,20 +64,8 @@ async function whoAmI(
   stack: OAuthStack,
   accessToken: string,
 ): Promise<{ status: number; login?: string; mode?: string }> {
-  const res = await fetch(stack.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${accessToken}`,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
+  const res = await postInitialize(stack.mcpUrl, `Bearer ${accessToken}`, {
+    headers: { 'mcp-protocol-version': '2025-11-25' },
   });
   if (res.status !== 200) {
     await res.text();
