@@ -17,7 +17,7 @@ import {
   type AuditPipelineOptions,
   type AuditWriter,
 } from '../../src/modules/audit/audit-pipeline';
-import { JobQueueAuditQueue } from '../../src/modules/audit/job-queue-audit.queue';
+import { JobQueueAuditQueue } from '../../src/infra/audit/job-queue-audit.queue';
 
 export type AuditBenchResult = {
   database: 'pglite' | 'postgres';

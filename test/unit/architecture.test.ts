@@ -373,6 +373,311 @@ function oneClientEach(sources: Map<string, string>): { redis: string[]; gitea: 
   return { redis, gitea };
 }
 
+/** Whether an absolute path (file or import target) lies under src/infra. */
+const inInfra = (path: string): boolean => path === INFRA || path.startsWith(INFRA + '/');
+
+/** Names a file binds from elsewhere: static imports and `const { X } = await import('…')`, with their targets. */
+function importedNames(file: string, tree: ts.SourceFile): Map<string, string> {
+  const names = new Map<string, string>();
+  const target = (spec: string): string => (spec.startsWith('.') ? resolve(dirname(file), spec) : spec);
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.importClause) {
+      const to = target(node.moduleSpecifier.text);
+      const clause = node.importClause;
+      if (clause.name) names.set(clause.name.text, to);
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamedImports(bindings))
+        for (const e of bindings.elements) names.set(e.name.text, to);
+      else if (bindings) names.set(bindings.name.text, to);
+    } else if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer) {
+      const init = ts.isAwaitExpression(node.initializer) ? node.initializer.expression : node.initializer;
+      if (
+        ts.isCallExpression(init) &&
+        init.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        init.arguments[0] &&
+        ts.isStringLiteralLike(init.arguments[0])
+      ) {
+        const to = target(init.arguments[0].text);
+        for (const e of node.name.elements) if (ts.isIdentifier(e.name)) names.set(e.name.text, to);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return names;
+}
+
+/** Names declared in a file as `const X = Symbol(…)` (injection tokens and other unique keys). */
+function symbolDeclarations(tree: ts.SourceFile): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      ts.isCallExpression(node.initializer) &&
+      ts.isIdentifier(node.initializer.expression) &&
+      node.initializer.expression.text === 'Symbol'
+    )
+      out.push(node.name.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return out;
+}
+
+/** Classes and functions a file declares itself (at any depth). */
+function ownDeclarations(tree: ts.SourceFile): Set<string> {
+  const out = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if ((ts.isClassDeclaration(node) || ts.isFunctionDeclaration(node)) && node.name) out.add(node.name.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return out;
+}
+
+/** The expressions a provider yields: useClass/useValue, a factory's returned values (or the named factory). */
+function providerYields(provider: ts.ObjectLiteralExpression): ts.Expression[] {
+  const out: ts.Expression[] = [];
+  const returnsOf = (fn: ts.SignatureDeclaration & { body?: ts.ConciseBody }): void => {
+    if (!fn.body) return;
+    if (!ts.isBlock(fn.body)) {
+      out.push(fn.body);
+      return;
+    }
+    const locals = new Map<string, ts.Expression>();
+    const returned: ts.Expression[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node)) return; // a nested function's returns are not the provider's
+      if (ts.isReturnStatement(node) && node.expression) returned.push(node.expression);
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer)
+        locals.set(node.name.text, node.initializer);
+      ts.forEachChild(node, visit);
+    };
+    fn.body.statements.forEach(visit);
+    // `const server = new X(…); …; return server;`: the local's initializer is what is yielded.
+    for (const e of returned) {
+      const bare = ts.isIdentifier(e) ? locals.get(e.text) : undefined;
+      out.push(bare ?? e);
+    }
+  };
+  for (const p of provider.properties) {
+    const key = p.name && ts.isIdentifier(p.name) ? p.name.text : null;
+    if (ts.isMethodDeclaration(p) && key === 'useFactory') returnsOf(p);
+    if (!ts.isPropertyAssignment(p)) continue;
+    if (key === 'useClass' || key === 'useValue') out.push(p.initializer);
+    else if (key === 'useFactory') {
+      const fn = p.initializer;
+      if (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) returnsOf(fn);
+      else out.push(fn); // a named factory: where it comes from decides
+    }
+  }
+  return out;
+}
+
+/** The names an expression is made by: `new C(…)` gives C, `f(…)` gives f, a bare `C` gives C. */
+function makers(e: ts.Expression): string[] {
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAwaitExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isTypeAssertionExpression(e)
+  )
+    e = e.expression;
+  if (ts.isConditionalExpression(e)) return [...makers(e.whenTrue), ...makers(e.whenFalse)];
+  if (ts.isBinaryExpression(e)) return [...makers(e.left), ...makers(e.right)];
+  const head = (callee: ts.Expression): string[] =>
+    ts.isIdentifier(callee)
+      ? [callee.text]
+      : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && ts.isNewExpression(e)
+        ? [callee.expression.text] // new ns.C(…): the namespace's import decides
+        : [];
+  if (ts.isNewExpression(e) || ts.isCallExpression(e)) return head(e.expression);
+  if (ts.isIdentifier(e)) return [e.text];
+  return [];
+}
+
+/**
+ * Rule: each adapter owns its injection token. A Nest provider (`{ provide: T, useClass | useFactory
+ * | useValue }`) that yields something made by src/infra (a class or factory imported from there, or
+ * defined in an infra file) is keyed by a token declared (`Symbol(…)`) in src/infra. Services made by
+ * the modules or the core keep their tokens in src/modules, whatever infra objects they are handed.
+ * Token names are unique in src, so a token is found by its name wherever it is re-exported.
+ */
+function adapterTokens(sources: Map<string, string>): {
+  misplaced: string[];
+  duplicates: string[];
+  adapters: string[];
+} {
+  const trees = new Map(
+    [...sources].map(([f, s]) => [f, ts.createSourceFile(f, s, ts.ScriptTarget.ES2022, true)]),
+  );
+  const declared = new Map<string, string[]>();
+  for (const [file, tree] of trees)
+    for (const name of symbolDeclarations(tree)) declared.set(name, [...(declared.get(name) ?? []), file]);
+  const duplicates = [...declared]
+    .filter(([, where]) => where.length > 1)
+    .map(([name, where]) => `${name} declared in ${where.map((f) => relative(ROOT, f)).join(', ')}`);
+  const misplaced: string[] = [];
+  const adapters: string[] = [];
+  for (const [file, tree] of trees) {
+    const imports = importedNames(file, tree);
+    const own = ownDeclarations(tree);
+    const local = new Set(symbolDeclarations(tree));
+    const origin = (name: string): string | null => imports.get(name) ?? (own.has(name) ? file : null);
+    const visit = (node: ts.Node): void => {
+      if (ts.isObjectLiteralExpression(node)) {
+        const provide = node.properties.find(
+          (p): p is ts.PropertyAssignment =>
+            ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'provide',
+        );
+        if (provide && ts.isIdentifier(provide.initializer)) {
+          const token = provide.initializer.text;
+          const infraMade = providerYields(node)
+            .flatMap(makers)
+            .filter((name) => {
+              const from = origin(name);
+              return from !== null && inInfra(from);
+            });
+          if (infraMade.length > 0) {
+            const home = local.has(token) ? file : (declared.get(token)?.[0] ?? origin(token));
+            adapters.push(token);
+            if (home === null || !inInfra(home))
+              misplaced.push(
+                `${relative(ROOT, file)}: ${token} (${home ? relative(ROOT, home) : 'undeclared'}) provides ${[...new Set(infraMade)].join(', ')} from src/infra`,
+              );
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(tree);
+  }
+  return { misplaced, duplicates, adapters: [...new Set(adapters)].sort() };
+}
+
+const BULLMQ_CLASSES: Partial<Record<string, number>> = {
+  Queue: 1,
+  Worker: 2,
+  QueueEvents: 1,
+  FlowProducer: 0,
+};
+const REDIS_FACTORY = join(INFRA, 'redis/redis-connections');
+
+/**
+ * Rule: BullMQ never opens its own Redis connection. Every `new Queue | Worker | QueueEvents |
+ * FlowProducer` gets, as its `connection` option, an ioredis client that the file took from the one
+ * factory (`const c = connections.client(…)` or `this.c = ….client(…)`, in a file importing
+ * src/infra/redis/redis-connections): never connection options, a URL, or no connection at all.
+ */
+function bullmqConnections(sources: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, source] of sources) {
+    const tree = ts.createSourceFile(file, source, ts.ScriptTarget.ES2022, true);
+    const imports = importedNames(file, tree);
+    const rel = relative(ROOT, file);
+    // Local names of BullMQ's classes (aliases too) and of `import * as ns from 'bullmq'`.
+    const classes = new Map<string, string>();
+    const namespaces = new Set<string>();
+    const visitImports = (node: ts.Node): void => {
+      if (
+        ts.isImportDeclaration(node) &&
+        ts.isStringLiteral(node.moduleSpecifier) &&
+        node.moduleSpecifier.text === 'bullmq'
+      ) {
+        const bindings = node.importClause?.namedBindings;
+        if (bindings && ts.isNamedImports(bindings))
+          for (const e of bindings.elements) classes.set(e.name.text, (e.propertyName ?? e.name).text);
+        else if (bindings) namespaces.add(bindings.name.text);
+      } else if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name)) {
+        // const { Worker } = await import('bullmq') (importedNames maps such names to 'bullmq')
+        for (const e of node.name.elements)
+          if (ts.isIdentifier(e.name) && imports.get(e.name.text) === 'bullmq')
+            classes.set(
+              e.name.text,
+              e.propertyName && ts.isIdentifier(e.propertyName) ? e.propertyName.text : e.name.text,
+            );
+      }
+      ts.forEachChild(node, visitImports);
+    };
+    visitImports(tree);
+    if (classes.size === 0 && namespaces.size === 0) continue;
+    const usesFactory = [...imports.values()].includes(REDIS_FACTORY);
+    // Clients taken from the factory: `const c = x.client(…)`, `this.c = x.client(…)`, `c = x.client(…)`.
+    const fromFactory = new Set<string>();
+    const isClientCall = (e: ts.Expression | undefined): boolean =>
+      !!e &&
+      ts.isCallExpression(e) &&
+      ts.isPropertyAccessExpression(e.expression) &&
+      e.expression.name.text === 'client';
+    const nameOf = (e: ts.Expression): string | null =>
+      ts.isIdentifier(e)
+        ? e.text
+        : ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword
+          ? `this.${e.name.text}`
+          : null;
+    const visitClients = (node: ts.Node): void => {
+      if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && isClientCall(node.initializer))
+        fromFactory.add(node.name.text);
+      if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        isClientCall(node.right)
+      ) {
+        const name = nameOf(node.left);
+        if (name) fromFactory.add(name);
+      }
+      ts.forEachChild(node, visitClients);
+    };
+    visitClients(tree);
+    const visit = (node: ts.Node): void => {
+      if (ts.isNewExpression(node)) {
+        const callee = node.expression;
+        const cls = ts.isIdentifier(callee)
+          ? classes.get(callee.text)
+          : ts.isPropertyAccessExpression(callee) &&
+              ts.isIdentifier(callee.expression) &&
+              namespaces.has(callee.expression.text)
+            ? callee.name.text
+            : undefined;
+        const index = cls === undefined ? undefined : BULLMQ_CLASSES[cls];
+        if (cls !== undefined && index !== undefined) {
+          const where = `${rel}: new ${cls}`;
+          const options = node.arguments?.[index];
+          if (!usesFactory)
+            out.push(`${where} in a file that does not take its clients from RedisConnections`);
+          if (!options) out.push(`${where} without a connection (BullMQ would open its own)`);
+          else if (!ts.isObjectLiteralExpression(options))
+            out.push(`${where} with options that are not a literal`);
+          else {
+            const property = options.properties.find(
+              (p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === 'connection',
+            );
+            const value =
+              property && ts.isShorthandPropertyAssignment(property)
+                ? property.name
+                : property && ts.isPropertyAssignment(property)
+                  ? property.initializer
+                  : undefined;
+            const name = value ? nameOf(value) : null;
+            if (!value) out.push(`${where} without a connection (BullMQ would open its own)`);
+            else if (name === null || !fromFactory.has(name))
+              out.push(
+                `${where} with a connection not taken from RedisConnections.client(): ${value.getText(tree)}`,
+              );
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(tree);
+  }
+  return out;
+}
+
 describe('architecture: clean edges (issue 11)', () => {
   // Specs and the fixtures they share (src/core/testing) are test code: they may read files.
   const core = files(CORE).filter((f) => !f.endsWith('.spec.ts') && !f.includes('/src/core/testing/'));
@@ -471,6 +776,140 @@ describe('architecture: clean edges (issue 11)', () => {
 
   it('infra never imports modules (each adapter exports its own injection token)', () => {
     expect(infra.flatMap((f) => infraIntoModules(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  const srcSources = (): Map<string, string> =>
+    new Map(
+      files(join(ROOT, 'src'))
+        .filter((f) => !f.endsWith('.spec.ts') && !f.includes('/src/generated/'))
+        .map((f) => [f, readFileSync(f, 'utf8')]),
+    );
+
+  it('each adapter owns its injection token: providers of infra adapters are keyed by tokens of src/infra', () => {
+    const sources = srcSources();
+    const found = adapterTokens(sources);
+    expect(found.misplaced).toEqual([]);
+    expect(found.duplicates).toEqual([]);
+    // The checker sees the providers (a checker that finds nothing would pass vacuously).
+    expect(found.adapters).toEqual(
+      expect.arrayContaining([
+        'AUDIT_QUEUE',
+        'AUDIT_REPOSITORY',
+        'CIMD_FETCHER',
+        'CONSOLE_SESSIONS',
+        'GITEA_HTTP',
+        'GITEA_OAUTH_ENDPOINT',
+        'GITEA_TRANSPORT',
+        'JOB_QUEUE',
+        'MCP_SESSION_REVOCATIONS',
+        'OAUTH_STORE',
+        'ORG_POLICY_REPOSITORY',
+        'POLICY_SOURCE',
+        'QUOTA_COUNTER',
+        'REDIS_CONNECTIONS',
+        'SIGN_IN_STATES',
+      ]),
+    );
+    // Module-level services keep their tokens in src/modules, even when handed an infra object.
+    for (const token of ['ADMIN_AUDIT_SERVICE', 'CONNECTIONS_SERVICE', 'GITEA_GRANT_SERVICE', 'AUDIT_SINK'])
+      expect(found.adapters).not.toContain(token);
+
+    // Planted: a module-local token for an infra store; a token of a module token file for an
+    // infra class (useClass); an infra adapter loaded by dynamic import; a duplicated token name.
+    sources.set(
+      join(MODULES, 'oauth/planted.module.ts'),
+      [
+        "import { OAuthStore } from '../../infra/oauth/oauth-store';",
+        "import { ConsoleSessionStore } from '../../infra/console/console-session.store';",
+        "import { PLANTED_SESSIONS } from './planted.tokens';",
+        "const PLANTED_STORE = Symbol('PLANTED_STORE');",
+        'const providers = [',
+        '  { provide: PLANTED_STORE, inject: [PRISMA], useFactory: (p: Db) => (on ? new OAuthStore(p) : null) },',
+        '  { provide: PLANTED_SESSIONS, useClass: ConsoleSessionStore },',
+        '  {',
+        '    provide: PLANTED_QUOTAS,',
+        '    useFactory: async (redis: R) => {',
+        "      const { RedisQuotaCounter } = await import('../../infra/policy/redis-quota-counter');",
+        '      const counter = new RedisQuotaCounter(redis, warn);',
+        '      return counter;',
+        '    },',
+        '  },',
+        '];',
+      ].join('\n'),
+    );
+    sources.set(
+      join(MODULES, 'oauth/planted.tokens.ts'),
+      "export const PLANTED_SESSIONS = Symbol('PLANTED_SESSIONS');\nexport const PLANTED_QUOTAS = Symbol('PLANTED_QUOTAS');\nexport const OAUTH_STORE = Symbol('OAUTH_STORE');",
+    );
+    const planted = adapterTokens(sources);
+    expect(planted.misplaced).toEqual([
+      'src/modules/oauth/planted.module.ts: PLANTED_STORE (src/modules/oauth/planted.module.ts) provides OAuthStore from src/infra',
+      'src/modules/oauth/planted.module.ts: PLANTED_SESSIONS (src/modules/oauth/planted.tokens.ts) provides ConsoleSessionStore from src/infra',
+      'src/modules/oauth/planted.module.ts: PLANTED_QUOTAS (src/modules/oauth/planted.tokens.ts) provides RedisQuotaCounter from src/infra',
+    ]);
+    expect(planted.duplicates).toEqual([
+      'OAUTH_STORE declared in src/infra/oauth/oauth.tokens.ts, src/modules/oauth/planted.tokens.ts',
+    ]);
+    // Not an adapter: a module service built around an infra repository, and a method call's result.
+    const service = new Map([
+      [
+        join(MODULES, 'policy/planted.module.ts'),
+        [
+          "import { AuditStatsRepository } from '../../infra/audit/audit-stats.repository';",
+          "import { AdminAuditService } from './admin-audit.service';",
+          "const PLANTED_SERVICE = Symbol('PLANTED_SERVICE');",
+          'const p = { provide: PLANTED_SERVICE, useFactory: (db: Db) => new AdminAuditService(new AuditStatsRepository(db)) };',
+          'const q = { provide: PLANTED_SERVICE, useFactory: (b: B) => b?.seam() ?? null };',
+        ].join('\n'),
+      ],
+    ]);
+    expect(adapterTokens(service)).toEqual({ misplaced: [], duplicates: [], adapters: [] });
+  });
+
+  it('BullMQ never opens its own Redis connection: each queue, worker, events and flow takes a client of RedisConnections', () => {
+    const sources = srcSources();
+    expect(bullmqConnections(sources)).toEqual([]);
+    // The queue adapter is checked (its Queue and Worker take factory clients).
+    const adapter = join(INFRA, 'queue/bullmq-queue.ts');
+    const withoutFactory = sources
+      .get(adapter)!
+      .replace(/this\.connections\.client\(/g, 'this.connections.other(');
+    expect(bullmqConnections(new Map([[adapter, withoutFactory]]))).toEqual([
+      'src/infra/queue/bullmq-queue.ts: new Worker with a connection not taken from RedisConnections.client(): connection',
+      'src/infra/queue/bullmq-queue.ts: new Queue with a connection not taken from RedisConnections.client(): this.producer',
+    ]);
+    // Planted: connection options, a URL, no connection, an own client, a namespace import, no factory import.
+    const planted = new Map([
+      [
+        join(INFRA, 'queue/planted.ts'),
+        [
+          "import { Queue, Worker, QueueEvents, FlowProducer as Flows } from 'bullmq';",
+          "import * as bull from 'bullmq';",
+          "import { RedisConnections } from '../redis/redis-connections';",
+          "const shared = connections.client('planted', 'blocking');",
+          "const a = new Queue('q', { connection: { host: 'localhost', port: 6379 } });",
+          "const b = new Worker('q', run, { connection: 'redis://localhost:6379/0' });",
+          "const c = new QueueEvents('q');",
+          'const d = new Flows({ connection: new Redis(url), prefix });',
+          "const e = new bull.Queue('q', { prefix, ...rest });",
+          "const f = new Worker('q', run, { connection: shared, concurrency: 2 });",
+          "const g = new Queue('q', { connection: shared.duplicate() });",
+        ].join('\n'),
+      ],
+      [
+        join(INFRA, 'queue/planted-bare.ts'),
+        "import { Queue } from 'bullmq';\nconst c = redis.client('x', 'command');\nconst q = new Queue('q', { connection: c });",
+      ],
+    ]);
+    expect(bullmqConnections(planted)).toEqual([
+      "src/infra/queue/planted.ts: new Queue with a connection not taken from RedisConnections.client(): { host: 'localhost', port: 6379 }",
+      "src/infra/queue/planted.ts: new Worker with a connection not taken from RedisConnections.client(): 'redis://localhost:6379/0'",
+      'src/infra/queue/planted.ts: new QueueEvents without a connection (BullMQ would open its own)',
+      'src/infra/queue/planted.ts: new FlowProducer with a connection not taken from RedisConnections.client(): new Redis(url)',
+      'src/infra/queue/planted.ts: new Queue without a connection (BullMQ would open its own)',
+      'src/infra/queue/planted.ts: new Queue with a connection not taken from RedisConnections.client(): shared.duplicate()',
+      'src/infra/queue/planted-bare.ts: new Queue in a file that does not take its clients from RedisConnections',
+    ]);
   });
 
   it('no file in src/core or src/infra switches the boundary rules off', () => {

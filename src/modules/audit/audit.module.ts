@@ -7,14 +7,13 @@ import { Registry } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { AuditQueue } from '../../core/audit';
 import { AuditRecordRepository, type AuditDb } from '../../infra/audit/audit-record.repository';
+import { AUDIT_QUEUE, AUDIT_REPOSITORY } from '../../infra/audit/audit.tokens';
 import { AUDIT_SINK, JOB_QUEUE, LOGGER, METRICS_REGISTRY, PRISMA } from '../tokens';
 import { createAuditMetrics, type AuditMetrics } from './audit-metrics';
 import { AUDIT_PRUNE_JOB, AuditPipeline } from './audit-pipeline';
-import { JobQueueAuditQueue } from './job-queue-audit.queue';
+import { JobQueueAuditQueue } from '../../infra/audit/job-queue-audit.queue';
 import type { JobQueue } from '../../infra/queue/job-queue';
 
-export const AUDIT_QUEUE = Symbol('AUDIT_QUEUE');
-export const AUDIT_REPOSITORY = Symbol('AUDIT_REPOSITORY');
 export const AUDIT_METRICS = Symbol('AUDIT_METRICS');
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 

@@ -14,7 +14,8 @@ import {
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { ConsoleSessionStore } from '../../infra/console/console-session.store';
 import { CONSOLE_SECURITY_HEADERS } from './console-assets';
-import { CONSOLE_SESSIONS, CONSOLE_SIGN_IN, type ConsoleSignIn } from './console.tokens';
+import { CONSOLE_SESSIONS } from '../../infra/console/console.tokens';
+import { CONSOLE_SIGN_IN, type ConsoleSignIn } from './console.tokens';
 
 const json = (res: ServerResponse, status: number, body: unknown): void => {
   for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) res.setHeader(name, value);

@@ -24,7 +24,8 @@ import { giteaAsGrant } from './console-gitea';
 import { ConsoleSessionAuthenticator } from './console-session.authenticator';
 import { ConsoleController } from './console.controller';
 import { ConsoleSessionController } from './console-session.controller';
-import { CONSOLE_SESSIONS, CONSOLE_SIGN_IN, type ConsoleSignIn } from './console.tokens';
+import { CONSOLE_SESSIONS } from '../../infra/console/console.tokens';
+import { CONSOLE_SIGN_IN, type ConsoleSignIn } from './console.tokens';
 
 export const CONSOLE_PURPOSE = 'console';
 

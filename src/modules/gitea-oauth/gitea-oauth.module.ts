@@ -12,6 +12,7 @@ import type { PrismaClient } from '../../generated/prisma/client';
 import { HttpGiteaOAuthEndpoint } from '../../infra/gitea-oauth/gitea-oauth.endpoint';
 import { PrismaGiteaGrantRepository } from '../../infra/gitea-oauth/prisma-gitea-grant.repository';
 import { PrismaSignInStateStore } from '../../infra/gitea-oauth/sign-in-state.store';
+import { GITEA_OAUTH_ENDPOINT, SIGN_IN_STATES } from '../../infra/gitea-oauth/gitea-oauth.tokens';
 import type { JobQueue } from '../../infra/queue/job-queue';
 import { GiteaHttpModule } from '../../infra/gitea/gitea-http.module';
 import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
@@ -28,9 +29,6 @@ import {
 } from './gitea-oauth.tokens';
 import { CONNECT_PATH, GiteaBrowserSignIn, renderPage } from './gitea-sign-in';
 import { GiteaSignInController } from './gitea-sign-in.controller';
-
-const GITEA_OAUTH_ENDPOINT = Symbol('GITEA_OAUTH_ENDPOINT');
-const SIGN_IN_STATES = Symbol('SIGN_IN_STATES');
 
 export const giteaOAuthEnabled = (config: AppConfig): boolean =>
   !!(config.gitea.oauthClientId && config.gitea.oauthClientSecret && config.secrets.encryptionKey);

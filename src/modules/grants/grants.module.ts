@@ -7,7 +7,7 @@ import type { GiteaGrantService } from '../../core/gitea-oauth/grant-service';
 import { GiteaGrantListingRepository, type GrantListingDb } from '../../infra/grants/gitea-grant-listing';
 import { GiteaOAuthModule } from '../gitea-oauth/gitea-oauth.module';
 import { GITEA_GRANT_SERVICE } from '../gitea-oauth/gitea-oauth.tokens';
-import { OAUTH_STORE } from '../oauth/oauth.tokens';
+import { OAUTH_STORE } from '../../infra/oauth/oauth.tokens';
 import type { OAuthStore } from '../../infra/oauth/oauth-store';
 import { mcpClientGrantsOf } from './mcp-client-grants';
 import { AUDIT_SINK, PRISMA } from '../tokens';

@@ -31,7 +31,7 @@ import { scopesForAccess } from '../../core/oauth/scopes';
 import type { McpMetrics } from './mcp-metrics';
 import { toAuthInfo, type ExchangeContext, type McpProtocol, type ModernFastRequest } from './mcp-protocol';
 import { sendWebResponse, toWebRequest } from './node-http.util';
-import type { SessionRevocations } from './session-revocations';
+import type { SessionRevocations } from '../../infra/mcp/session-revocations';
 
 export type McpEndpointOptions = {
   /** Origin, authentication, body, rate and concurrency limits (src/modules/admission). */

@@ -30,13 +30,14 @@ import { McpEndpoint } from './mcp-endpoint';
 import { McpMetrics } from './mcp-metrics';
 import { McpProtocol } from './mcp-protocol';
 import { McpCallObserver } from './tool-call-observer';
-import { MCP_ENDPOINT, MCP_PROTOCOL, MCP_SESSION_REVOCATIONS } from './mcp.tokens';
+import { MCP_ENDPOINT, MCP_PROTOCOL } from './mcp.tokens';
 import { routeFirst } from './node-http.util';
 import {
   MemorySessionRevocations,
   RedisSessionRevocations,
   type SessionRevocations,
-} from './session-revocations';
+} from '../../infra/mcp/session-revocations';
+import { MCP_SESSION_REVOCATIONS } from '../../infra/mcp/mcp.tokens';
 
 const SERVER_NAME = 'aegis-gitea-mcp';
 const SERVER_VERSION = '0.1.0';

@@ -24,7 +24,8 @@ import { AuthorizationServer } from './authorization-server';
 import { GrantRevokerRelay } from './grant-revoker-relay';
 import { OAuthController } from './oauth.controller';
 import { OAuthIdentityResolver } from './oauth-identity.resolver';
-import { AUTHORIZATION_SERVER, CIMD_FETCHER, OAUTH_STORE } from './oauth.tokens';
+import { CIMD_FETCHER, OAUTH_STORE } from '../../infra/oauth/oauth.tokens';
+import { AUTHORIZATION_SERVER } from './oauth.tokens';
 
 export const issuerOf = (config: AppConfig): string => config.server.publicUrl.replace(/\/+$/, '');
 

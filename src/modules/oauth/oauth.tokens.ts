@@ -1,3 +1,2 @@
-export const AUTHORIZATION_SERVER = Symbol('AUTHORIZATION_SERVER');
-export const OAUTH_STORE = Symbol('OAUTH_STORE');
-export const CIMD_FETCHER = Symbol('CIMD_FETCHER');
+// Injection tokens of the OAuth module; its adapters' tokens (OAUTH_STORE, CIMD_FETCHER) live in src/infra/oauth.
+export const AUTHORIZATION_SERVER = Symbol('AUTHORIZATION_SERVER'); // AuthorizationServer (./authorization-server.ts)

@@ -41,10 +41,10 @@ import {
   ADMIN_AUTH_REGISTRY,
   ADMIN_POLICY_SERVICE,
   ORG_OWNERSHIP,
-  ORG_POLICY_REPOSITORY,
 } from './policy.tokens';
+import { ORG_POLICY_REPOSITORY } from '../../infra/policy/policy.tokens';
 import { AdminAuditService } from './admin-audit.service';
-import { AUDIT_REPOSITORY } from '../audit/audit.module';
+import { AUDIT_REPOSITORY } from '../../infra/audit/audit.tokens';
 import type { AuditRecordRepository } from '../../infra/audit/audit-record.repository';
 import { AuditStatsRepository, type StatsDb } from '../../infra/audit/audit-stats.repository';
 

@@ -15,7 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { parseConfig } from '../../../src/config/env.schema';
 import type { ConsoleSessionStore } from '../../../src/infra/console/console-session.store';
 import { createApp } from '../../../src/main';
-import { CONSOLE_SESSIONS } from '../../../src/modules/console/console.tokens';
+import { CONSOLE_SESSIONS } from '../../../src/infra/console/console.tokens';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

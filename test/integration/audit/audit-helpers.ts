@@ -9,7 +9,7 @@ import { InProcessJobQueue } from '../../../src/infra/queue/in-process-queue';
 import type { JobQueue } from '../../../src/infra/queue/job-queue';
 import { createAuditMetrics, type AuditMetrics } from '../../../src/modules/audit/audit-metrics';
 import { AuditPipeline } from '../../../src/modules/audit/audit-pipeline';
-import { JobQueueAuditQueue } from '../../../src/modules/audit/job-queue-audit.queue';
+import { JobQueueAuditQueue } from '../../../src/infra/audit/job-queue-audit.queue';
 
 export const SECRET = 'gta_0123456789abcdef0123456789abcdef01234567';
 export const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined };

@@ -1,7 +1,7 @@
 // Runs the audit pipeline on the service's JobQueue (BullMQ with REDIS_URL, in-process
 // otherwise) as one queue, "aegis-audit", carrying write batches and the retention job.
 import type { AuditJobHandler, AuditQueue } from '../../core/audit';
-import type { JobQueue } from '../../infra/queue/job-queue';
+import type { JobQueue } from '../queue/job-queue';
 
 export const AUDIT_QUEUE_NAME = 'aegis-audit';
 
