@@ -168,7 +168,10 @@ try {
   step(migrate.output.trim().split('\n').pop());
 
   step(`service as uid ${asRoot ? UID : process.getuid?.()} on a read-only app directory`);
-  const service = spawnAsImageUser(['dist/src/main.js'], env);
+  // What the image runs: the Dockerfile's last CMD (its Node flags, then the entry point).
+  const cmd = JSON.parse([...dockerfile.matchAll(/^CMD (\[.*\])$/gm)].pop()?.[1] ?? 'null');
+  if (!cmd || cmd[0] !== 'node' || cmd.at(-1) !== 'dist/src/main.js') fail('no CMD ["node", ..., "dist/src/main.js"] in the Dockerfile');
+  const service = spawnAsImageUser(cmd.slice(1), env);
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the Dockerfile HEALTHCHECK', async () => {
     const check = spawnAsImageUser(healthcheck.slice(1), env);

@@ -110,7 +110,8 @@ if (demo) {
   };
 }
 
-const child = spawn(process.execPath, [main], { cwd: root, env, stdio: ['inherit', banner ? 'pipe' : 'inherit', 'inherit'] });
+// The image's V8 flags (Dockerfile CMD): a 4 MB semi-space, about 20-30 MB less RSS.
+const child = spawn(process.execPath, ['--max-semi-space-size=4', main], { cwd: root, env, stdio: ['inherit', banner ? 'pipe' : 'inherit', 'inherit'] });
 if (banner) {
   // Pass the service's log lines through; the "listening" line carries the real URLs.
   let pending = '';

@@ -27,6 +27,10 @@ export type SidecarOptions = {
   databaseUrl?: string;
   /** BullMQ on Redis instead of the in-process queue (REDIS_URL). */
   redisUrl?: string;
+  /** Extra Node flags before the entry point (e.g. to compare a V8 flag before/after). */
+  nodeArgs?: string[];
+  /** Extra environment for the service (e.g. MALLOC_ARENA_MAX). */
+  env?: Record<string, string>;
 };
 
 export type Sidecar = {
@@ -47,6 +51,13 @@ export type Sidecar = {
   /** Immediate SIGKILL (time limit reached). */
   kill(): void;
 };
+
+/**
+ * The Node flags the image runs the service with (the Dockerfile's CMD, package.json start:prod,
+ * scripts/start.mjs; test/unit/startup/node-flags.test.ts keeps them in step): the bench measures
+ * what production runs. `nodeArgs` come after them, so a later flag overrides one of these.
+ */
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -127,10 +138,14 @@ export async function startSidecar(opts: SidecarOptions): Promise<Sidecar> {
     RATE_LIMIT_PER_MINUTE: '0',
     MAX_CONCURRENT_PER_IDENTITY: '256',
     MAX_CONCURRENT_TOTAL: '1024',
+    ...opts.env,
   };
-  const args = opts.cpuProfDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, opts.mainJs]
-    : [opts.mainJs];
+  const args = [
+    ...SERVICE_NODE_FLAGS,
+    ...(opts.nodeArgs ?? []),
+    ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []),
+    opts.mainJs,
+  ];
   const t0 = performance.now();
   const startedAt = Date.now();
   const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', logFd, logFd] });
