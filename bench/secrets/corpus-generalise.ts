@@ -1049,6 +1049,81 @@ export const GENERALISE_SECRET_FORMATS: SecretFormat[] = [
       `apiVersion: v1\nkind: Secret\ntype: kubernetes.io/tls\ndata:\n  tls.crt: ${b64('not a key, a certificate placeholder')}\n  tls.key: ${s}`,
     );
   }),
+  // Second wave: more tool syntax and prefixes.
+  f('gitlab-session-bare', (pick) => {
+    const s = pick(H, 32);
+    return mk(s, `_gitlab_session=${s}`);
+  }),
+  f('databricks-oauth-secret', (pick) => {
+    const s = j('do', 'se', pick(H, 32));
+    return mk(s, `DATABRICKS_CLIENT_SECRET=${s}`);
+  }),
+  f('databricks-oauth-bare', (pick) => {
+    const s = j('do', 'se', pick(H, 32));
+    return mk(s, `use ${s} for the service principal`);
+  }),
+  f('yandex-static-secret', (pick) => {
+    const s = j('Y', 'C', pick(W, 38));
+    return mk(s, `aws_secret_access_key = ${s}`);
+  }),
+  f('yandex-static-bare', (pick) => {
+    const s = j('Y', 'C', pick(A, 38));
+    return mk(s, s);
+  }),
+  f('azure-cask-key', (pick) => {
+    const s = j(pick(A, 52), 'JQQ', 'J9', pick(A, 27));
+    return mk(s, s);
+  }),
+  f('kubeconfig-client-key-data', (pick) => {
+    const s = b64(pem(j('RSA PRIV', 'ATE KEY'), [pick(B, 64), pick(B, 64), pick(B, 32)]));
+    return mk(
+      s,
+      `users:\n- name: admin\n  user:\n    client-certificate-data: ${b64('certificate ' + pick(A, 40))}\n    client-key-data: ${s}`,
+    );
+  }),
+  f('kubeconfig-b64-variable', (pick) => {
+    const inner = b64(pem(j('EC PRIV', 'ATE KEY'), [pick(B, 64), pick(B, 40)]));
+    const s = b64(
+      `apiVersion: v1\nkind: Config\nusers:\n- name: ci\n  user:\n    client-key-data: ${inner}\n`,
+    );
+    return mk(s, JSON.stringify({ name: 'KUBECONFIG', data: s, description: '' }));
+  }),
+  f('echo-docker-login-stdin', (pick) => {
+    const s = pw(pick);
+    return mk(s, `echo "${s}" | docker login registry.example.com -u ci --password-stdin`);
+  }),
+  f('echo-gh-with-token', (pick) => {
+    const s = pick(A, 36);
+    return mk(s, `echo ${s} | gh auth login --with-token`);
+  }),
+  f('chpasswd', (pick) => {
+    const s = pw(pick);
+    return mk(s, `echo 'deploy:${s}' | sudo chpasswd`);
+  }),
+  f('mongosh-p', (pick) => {
+    const s = pw(pick);
+    return mk(s, `mongosh --host db -u admin -p ${s} --authenticationDatabase admin`);
+  }),
+  f('zip-P', (pick) => {
+    const s = pw(pick);
+    return mk(s, `zip -r -P ${s} backup.zip data/`);
+  }),
+  f('7z-p', (pick) => {
+    const s = pw(pick);
+    return mk(s, `7z a -p${s} -mhe=on backup.7z data/`);
+  }),
+  f('htpasswd-b', (pick) => {
+    const s = pw(pick);
+    return mk(s, `htpasswd -b -c /etc/nginx/.htpasswd admin ${s}`);
+  }),
+  f('rabbitmqctl', (pick) => {
+    const s = pw(pick);
+    return mk(s, `rabbitmqctl add_user worker ${s}`);
+  }),
+  f('actions-variable-salt', (pick) => {
+    const s = pick(A, 40);
+    return mk(s, JSON.stringify({ name: 'HASH_SALT', data: s, description: '' }));
+  }),
 ];
 
 const n = (name: string, make: (pick: Pick) => string): { name: string; make: (rng: Rng) => string } => ({
@@ -1098,4 +1173,13 @@ export const GENERALISE_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng)
   n('sl-filename', () => 'ls -l sl.txt sl.json'),
   n('telegram-placeholder', () => 'curl https://api.telegram.org/bot<token>/getMe'),
   n('yaml-folded-prose', () => 'summary: >-\n  The token rotation runs nightly.'),
+  n('echo-without-login', (pick) => `echo ${pick(A, 20)} | base64 -d > build-id.txt`),
+  n('docker-login-stdin-file', () => 'cat ~/.docker/token | docker login -u ci --password-stdin'),
+  n('zip-without-password', () => 'zip -r -q backup.zip data/\nunzip -o backup.zip'),
+  n('mongosh-port', () => 'mongosh --port 27017 --eval "db.stats()"'),
+  n(
+    'client-certificate-data',
+    (pick) => `client-certificate-data: ${b64('certificate body ' + pick(A, 60))}`,
+  ),
+  n('yc-word', () => 'Yc cache warmed, recycled 12 workers'),
 ];

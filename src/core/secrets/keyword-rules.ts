@@ -112,6 +112,13 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule('readme-api-key', ['rdme_'], '\\brdme_[a-z0-9]{70}\\b'),
   rule('mailersend-token', ['mlsn.'], '\\bmlsn\\.[a-f0-9]{64}\\b'),
   rule('duffel-token', ['duffel_'], '\\bduffel_(?:test|live)_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])'),
+  rule('gitlab-session-cookie', ['_gitlab_session='], '_gitlab_session=([0-9a-f]{32,64})\\b'),
+  // Databricks OAuth secrets.
+  rule('databricks-token', ['dose'], '\\bdose[a-f0-9]{32}\\b'),
+  // Yandex Cloud static access key secrets.
+  rule('yandex-key', ['yc'], '\\bYC[A-Za-z0-9_-]{38}(?![A-Za-z0-9_-])', { entropy: 3.5 }),
+  // Azure's common annotated keys (84 characters, the JQQJ9 signature at character 52).
+  rule('azure-key', ['jqqj9'], '\\b[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{27}\\b', { find: 'window' }),
   // ---- Tokens in URLs ------------------------------------------------------------------------
   rule('telegram-bot-token', ['telegram.org/bot'], 'telegram\\.org/bot([0-9]{8,10}:AA[A-Za-z0-9_-]{33})'),
   // Rocket.Chat incoming webhooks: /hooks/<id>/<token>.
@@ -181,7 +188,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-flag',
     [' -p '],
-    `(?<=\\b(?:sqlcmd|bcp|osql|isql)\\b[^\\n\\u0000]{0,200}) -P[ \\t]{1,3}(["']?)${ARG}\\1`,
+    `(?<=\\b(?:sqlcmd|bcp|osql|isql|zip|unzip)\\b[^\\n\\u0000]{0,200}) -P[ \\t]{1,3}(["']?)${ARG}\\1`,
     { group: 2, entropy: 1.5, values: true },
   ),
   // keytool's store and key passwords.
@@ -209,6 +216,32 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     ['sqlplus'],
     `sqlplus(?:\\.exe)?(?:[ \\t]+-[A-Za-z]+)*[ \\t]+["']?[A-Za-z0-9_$#.]{1,64}/([^\\s@/"'\\\\\\u0000]{3,200})@`,
     { entropy: 1.5, values: true },
+  ),
+  // 7-Zip takes the password glued: 7z a -pVALUE
+  rule(
+    'secret-flag',
+    [' -p'],
+    `(?<=\\b7za?\\b[^\\n\\u0000]{0,200}) -p([^\\s"'$<{\\\\\\u0000-][^\\s"'\\\\\\u0000]{3,255})`,
+    { entropy: 1.5, values: true },
+  ),
+  // A secret piped into a login: echo "VALUE" | docker login --password-stdin, | chpasswd
+  rule(
+    'secret-flag',
+    ['--password-stdin', '--with-token', 'chpasswd'],
+    `(?<![A-Za-z0-9_])(?:echo|printf(?:[ \\t]+["']?%s["']?)?)[ \\t]+(?:-n[ \\t]+)?((?:${Q})?)([^\\s"'$|\\\\\\u0000]{6,200})\\1[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|gh|crane)\\b[^\\n|\\u0000]{0,200}?(?:--password-stdin|--with-token)|chpasswd)`,
+    { group: 2, entropy: 1.5, find: 'window', values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['htpasswd'],
+    `htpasswd[ \\t]+(?:-[a-zA-Z]*b[a-zA-Z]*[ \\t]+)(?:-[a-zA-Z]+[ \\t]+)*\\S+[ \\t]+[^\\s-]\\S*[ \\t]+(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['rabbitmqctl'],
+    `rabbitmqctl[ \\t]+(?:add_user|change_password)[ \\t]+\\S+[ \\t]+(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
   ),
   // ---- Secret-named values in document and language syntax ------------------------------------
   // C: #define API_KEY "value"

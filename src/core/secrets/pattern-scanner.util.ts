@@ -181,13 +181,13 @@ export function keyStartsAssignment(key: string): boolean {
   return KEYWORD_TEST_RE.test(JSON.stringify(key) + ':');
 }
 const KEY_SUFFIX_OK =
-  /^(?:[_-]?(?:access[_-]?)?(?:key(?:[_-]?base)?|value|secret|token|string|hash(?=$)|v[0-9]|[0-9]|word|wd|phrase))?$/i;
+  /^(?:[_-]?(?:access[_-]?)?(?:key(?:[_-]?base)?|value|secret|token|string|hash(?=$)|v[0-9]|[0-9]|word|wd|phrase|data))?$/i;
 // Names ending in _key that are not secrets (ids, public halves, lookups).
 const KEY_NAME_DENY =
   /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
 
 const SECRET_NAME_RE =
-  /(?:pass(?:word|wd|phrase|code)?|pwd|pswd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key|[_-]pat)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
+  /(?:pass(?:word|wd|phrase|code)?|pwd|pswd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key|[_-]pat|[_-]salt)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
 const KEY_END_RE = /key(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
 
 /** Whether a variable name (an Actions variable, an env entry, a map key) names a secret. */
@@ -856,7 +856,7 @@ const FLAG_RE =
   /--(?:[a-z0-9]{1,20}-)?(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
-  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|(redis-cli))\s/;
+  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|mongo(?:sh)?|(redis-cli))\s/;
 const SHORT_P_RE = /-[pa][ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const SHORT_P_GLUED_RE = /-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
