@@ -42,12 +42,30 @@ export function cursorSubject(identity: { subject: string; login: string; sudo: 
 export class CursorCodec {
   private readonly key: Buffer;
 
-  /** `secret`: a configured key (every replica must share it); without one, a random key per process. */
+  /**
+   * `secret`: a configured key (every replica must share it); without one, a random key per process.
+   * `{ key }`: the key of another codec (exportKey), for a worker thread that pages a large result.
+   */
   constructor(
-    secret: string | Buffer | null,
+    secret: string | Buffer | null | { key: Uint8Array },
     private readonly now: () => number = Date.now,
   ) {
-    this.key = secret ? createHmac('sha256', 'aegis-cursor-v1').update(secret).digest() : randomBytes(32);
+    this.key =
+      secret && typeof secret === 'object' && !Buffer.isBuffer(secret)
+        ? Buffer.from(secret.key)
+        : secret
+          ? createHmac('sha256', 'aegis-cursor-v1').update(secret).digest()
+          : randomBytes(32);
+  }
+
+  /** A codec with the key of another one (exportKey): its cursors are accepted by that one. */
+  static fromKey(key: Uint8Array, now: () => number = Date.now): CursorCodec {
+    return new CursorCodec({ key }, now);
+  }
+
+  /** A copy of the signing key, for a worker thread of this process only (never logged or returned). */
+  exportKey(): Uint8Array {
+    return new Uint8Array(this.key);
   }
 
   encode(state: CursorState, subject: string): string {

@@ -28,7 +28,7 @@ const TEXT_PAGE_OVERHEAD = 3000;
 export function shapeResult(
   envelope: Envelope,
   ctx: {
-    op: CatalogueOperation;
+    op: Pick<CatalogueOperation, 'paging' | 'listField'>;
     decodedFormat: string;
     call: { name: string; args: unknown; options: ResultOptions; offset: number | null };
     identity: CallIdentity;

@@ -29,8 +29,6 @@ import { ArgumentValidator } from '../validation/argument-validator';
 import { buildRequest, queryPairs, RequestBuildError } from '../request/request-builder';
 import { encodeSegment } from '../request/path-encoding';
 import { orgOfCall } from '../policy/global-policy';
-import { BinaryTooLargeError, buildEnvelope, decodeBody, type Envelope } from '../envelope/envelope';
-import { applyBounds } from '../envelope/bounds';
 import { CursorCodec, CursorError, cursorSubject, type CursorState } from '../envelope/cursor';
 import {
   RESULT_OPTIONS_HELP,
@@ -38,8 +36,8 @@ import {
   takeResultOptions,
   type ResultOptions,
 } from '../envelope/result-options';
-import { shapeResult } from '../envelope/result-shaping';
-import { alignUtf8Window, continuationRange, textWindow } from '../envelope/text-pages';
+import { finishSuccess, type SuccessInput } from './success-result';
+import { continuationRange } from '../envelope/text-pages';
 import { discoveryInstructions, exampleCall, unknownToolHint } from '../catalogue/discovery-meta';
 import { redactArguments } from '../secrets';
 import {
@@ -55,7 +53,6 @@ import {
   MAX_TOOL_NAME_CHARS,
   NO_COUNTS,
   resultOf,
-  toolErrorText,
   type OutcomeCounts,
   type OutcomeKind,
   type OutcomeReply,
@@ -566,99 +563,57 @@ export class ToolExecutor implements ToolService {
     call: { name: string; args: unknown; options: ResultOptions; offset: number | null },
     signal?: AbortSignal,
   ) {
-    const rangeable = BYTE_RANGE_OPERATIONS.has(op.operationId) && call.name !== RAW_TOOL_NAME;
-    const window = textWindow(
-      response,
-      rangeable ? (call.args as Record<string, unknown> | null)?.[BYTE_RANGE_ARG] : undefined,
-      rangeable,
-    );
-    // A window of a longer UTF-8 text starts and ends on whole characters (the next window starts there).
-    if (window.part && /utf-?8|^text\/plain$/i.test(response.headers['content-type'] ?? '')) {
-      const toEnd = window.total !== null && window.start + response.body.length >= window.total;
-      const aligned = alignUtf8Window(response.body, !toEnd && !response.cut);
-      if (aligned.skipped || aligned.body !== response.body) {
-        window.start += aligned.skipped;
-        response = { ...response, body: aligned.body };
-        if (response.cut)
-          response.cut = { ...response.cut, receivedBytes: response.cut.receivedBytes - aligned.skipped };
-      }
-    }
-    let decoded;
-    try {
-      decoded = decodeBody(response, this.options.tools.maxBinaryBytes);
-    } catch (error) {
-      if (error instanceof BinaryTooLargeError)
-        throw new CallFailure('payload_too_large', error.message, response.status);
-      throw error;
-    }
-    const envelope = buildEnvelope({
-      identity,
-      method: request.method,
-      path: request.path,
-      response,
-      query: request.query,
-      isList: op.listResult,
-      paging: {
-        paged: op.paging !== null,
-        limitParam: op.paging?.limit ?? null,
+    const input: SuccessInput = {
+      op: {
+        operationId: op.operationId,
+        listResult: op.listResult,
+        paging: op.paging,
         countField: op.countField,
+        responseHeaders: op.responseHeaders,
+        listField: op.listField,
       },
-      declaredHeaders: op.responseHeaders,
-      decoded,
-    });
-    if (response.cut) envelope.body_cut = bodyCut(op, request, response.cut, this.maxTextBytes());
-    // Field selection, hygiene, text pages and tables before the secret layers and the bounds.
-    const shaped = shapeResult(envelope, {
-      op,
-      decodedFormat: decoded.format,
-      call,
+      byteRangeOp: BYTE_RANGE_OPERATIONS.has(op.operationId),
+      byteRangeArg: BYTE_RANGE_ARG,
+      rawToolName: RAW_TOOL_NAME,
+      request,
+      response,
       identity,
-      cursors: this.cursors,
-      maxChars: this.options.tools.maxResponseChars,
-      hygieneFiles: this.options.hygieneFileContents ?? 'flag',
-      window,
-    });
-    const scrubCtx = {
-      exactSecrets: this.exactSecrets(identity, ctx),
-      mode: policy.detectionMode,
-      skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
+      call,
+      scrub: {
+        exactSecrets: this.exactSecrets(identity, ctx),
+        mode: policy.detectionMode,
+        skipPatterns: this.deps.scrubber.CREDENTIAL_ISSUING_OPERATIONS.has(op.operationId),
+      },
+      limits: {
+        maxBinaryBytes: this.options.tools.maxBinaryBytes,
+        maxResponseItems: this.options.tools.maxResponseItems,
+        maxResponseChars: this.options.tools.maxResponseChars,
+        maxTextBytes: this.maxTextBytes(),
+        hygieneFiles: this.options.hygieneFileContents ?? 'flag',
+      },
     };
-    const scrubbed = this.deps.scrubber.scrubResultAsync
-      ? await this.deps.scrubber.scrubResultAsync(shaped.envelope, scrubCtx, {
-          bytes: response.body.length,
-          binary: decoded.format === 'binary',
-          ...(decoded.format === 'binary' ? { body: response.body } : {}),
-          ...(signal ? { signal } : {}),
-        })
-      : this.deps.scrubber.scrubResult(shaped.envelope, scrubCtx);
-    if (scrubbed.blocked) {
-      const kinds = scrubbed.blocked.kinds.slice(0, 20);
-      return {
-        text: toolErrorText(
-          'secret_blocked',
-          response.status,
-          scrubbed.blocked.reason
-            ? `the result was withheld: ${scrubbed.blocked.reason} (${kinds.join(', ') || 'unknown kind'}). Fetch the files one by one (repoGetContents) to see them with secrets masked.`
-            : `the result was withheld because it contains secrets (${kinds.join(', ') || 'unknown kind'}) and secret detection is in block mode`,
-        ),
-        isError: true,
-        kind: 'secret_blocked' as const,
-        counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: true },
-      };
-    }
-    // A large result was just scanned: let timers and other requests run before it is serialised.
-    if (response.body.length > 256 * 1024) await new Promise<void>((resolve) => setImmediate(resolve));
-    const bounded = applyBounds(scrubbed.value as typeof envelope, {
-      maxItems: this.options.tools.maxResponseItems,
-      maxChars: this.options.tools.maxResponseChars,
-      listField: op.listField,
-    });
-    return {
-      text: shaped.finish(bounded.text, bounded.keptItems),
-      isError: false,
-      kind: null,
-      counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
-    };
+    // A large body is finished whole off the event loop when the scrubber can (ADR 0018): decoding,
+    // shaping, both secret layers, bounds and serialisation in a worker thread, which the deadline stops.
+    const offLoop = this.deps.scrubber.finishOffLoop?.(
+      { input, cursorKey: this.cursors.exportKey(), now: this.deps.clock.now() },
+      signal,
+    );
+    const done = offLoop
+      ? await offLoop
+      : await finishSuccess(input, {
+          cursors: this.cursors,
+          scrub: (value, scrubCtx, options) =>
+            this.deps.scrubber.scrubResultAsync
+              ? this.deps.scrubber.scrubResultAsync(value, scrubCtx, {
+                  ...options,
+                  ...(signal ? { signal } : {}),
+                })
+              : Promise.resolve(this.deps.scrubber.scrubResult(value, scrubCtx)),
+          pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+        });
+    if ('failure' in done)
+      throw new CallFailure(done.failure.kind, done.failure.message, done.failure.status);
+    return done;
   }
 
   /** MAX_TEXT_BODY_BYTES: text and JSON bodies are read up to here (default 4 x MAX_TOOL_RESPONSE_CHARS). */
@@ -900,23 +855,6 @@ export function rawPartsSchema(op: CatalogueOperation): object {
   };
   rawSchemas.set(op, schema);
   return schema;
-}
-
-/** What was cut from a body read only in part, and how to read the rest. */
-function bodyCut(
-  op: CatalogueOperation,
-  request: GiteaRequest,
-  cut: { receivedBytes: number; totalBytes: number | null },
-  limit: number,
-): NonNullable<Envelope['body_cut']> {
-  const from = /^bytes=(\d+)-/.exec(request.headers.range ?? '');
-  const start = (from ? Number(from[1]) : 0) + cut.receivedBytes;
-  const of = cut.totalBytes !== null ? ` of ${cut.totalBytes}` : '';
-  const next = `${start}-${start + limit - 1}`;
-  const hint = BYTE_RANGE_OPERATIONS.has(op.operationId)
-    ? `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Read on page by page with {"cursor": range.next_cursor} (it continues past this read with a Range request), or jump with ${op.operationId} and ${BYTE_RANGE_ARG}: "${next}".`
-    : `Only ${cut.receivedBytes} bytes${of} were read (MAX_TEXT_BODY_BYTES). Ask for less (a smaller page with limit, a filter), or read a file in slices with repoGetRawFile and ${BYTE_RANGE_ARG}: "${next}".`;
-  return { received_bytes: cut.receivedBytes, total_bytes: cut.totalBytes, hint };
 }
 
 function safeCollect(fn: () => string[]): string[] {

@@ -5,6 +5,7 @@ import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
 import type { SecretDetectionMode } from '../secrets/detection-mode';
 import type { ToolSettings } from './tool-settings';
 import type { QuotaCounter } from '../policy/quota';
+import type { OffLoopSuccessTask, SuccessOutput } from './success-result';
 
 import type { McpToolDefinition } from '../catalogue/tool-definition';
 import type { SentenceEncoder } from '../catalogue/semantic-search';
@@ -79,6 +80,12 @@ export interface ResultScrubber {
     masks: number;
     blocked: null | { kinds: string[]; reason?: string };
   }>;
+  /**
+   * The whole rest of a successful call (decoding, shaping, both secret layers, bounds and
+   * serialisation: success-result.ts) off the event loop, when the scrubber takes this body (a
+   * large one, ADR 0018); null to have the executor run it here. `signal` (the deadline) stops it.
+   */
+  finishOffLoop?(task: OffLoopSuccessTask, signal?: AbortSignal): Promise<SuccessOutput> | null;
   /** JSON path of a mask marker found in an outgoing body, or null. */
   findMaskMarker(body: unknown, operationId: string): string | null;
   readonly CREDENTIAL_ISSUING_OPERATIONS: ReadonlySet<string>;

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import type { ScrubContext, ScrubResult } from '../../core/secrets';
+import type { ContainerPolicy, ScrubContext, ScrubResult } from '../../core/secrets';
+import type { OffLoopSuccessTask, SuccessOutput } from '../../core/executor/success-result';
 import type { ScrubTask } from './scrub.worker';
 
 export type ScrubWorkerOptions = {
@@ -24,7 +25,7 @@ function workerFile(): string {
 }
 
 export class ScrubWorkerPool {
-  private pool: Piscina<ScrubTask, ScrubResult> | null = null;
+  private pool: Piscina<ScrubTask, ScrubResult | SuccessOutput> | null = null;
 
   constructor(private readonly options: ScrubWorkerOptions) {}
 
@@ -33,9 +34,8 @@ export class ScrubWorkerPool {
     return this.options.threads > 0 && bytes >= this.options.minBytes;
   }
 
-  /** The scrub of `value` in a worker thread; rejects with an AbortError when `signal` aborts first. */
-  scrub(value: unknown, ctx: ScrubContext, signal?: AbortSignal): Promise<ScrubResult> {
-    this.pool ??= new Piscina<ScrubTask, ScrubResult>({
+  private started(): Piscina<ScrubTask, ScrubResult | SuccessOutput> {
+    this.pool ??= new Piscina<ScrubTask, ScrubResult | SuccessOutput>({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: this.options.threads,
@@ -43,7 +43,34 @@ export class ScrubWorkerPool {
       // a scan is CPU work: one task per thread, the rest wait in the queue
       concurrentTasksPerWorker: 1,
     });
-    return this.pool.run({ value, ctx }, signal ? { signal } : {});
+    return this.pool;
+  }
+
+  /** The scrub of `value` in a worker thread; rejects with an AbortError when `signal` aborts first. */
+  scrub(value: unknown, ctx: ScrubContext, signal?: AbortSignal): Promise<ScrubResult> {
+    return this.started().run({ value, ctx }, signal ? { signal } : {}) as Promise<ScrubResult>;
+  }
+
+  /**
+   * The rest of a successful call in a worker thread (success-result.ts), answered with the result
+   * text. The body's bytes are moved to the thread, not copied, when they own their whole buffer (the
+   * transport's do); a view into a shared buffer is copied. Rejects with an AbortError on `signal`.
+   */
+  finish(
+    task: OffLoopSuccessTask,
+    containers: ContainerPolicy,
+    signal?: AbortSignal,
+  ): Promise<SuccessOutput> {
+    const body = task.input.response.body;
+    const movable =
+      body.byteOffset === 0 &&
+      body.byteLength === body.buffer.byteLength &&
+      body.buffer instanceof ArrayBuffer &&
+      body.byteLength > 0;
+    return this.started().run(
+      { finish: task, containers },
+      { ...(signal ? { signal } : {}), ...(movable ? { transferList: [body.buffer as ArrayBuffer] } : {}) },
+    ) as Promise<SuccessOutput>;
   }
 
   /** Threads currently started (for tests and metrics). */

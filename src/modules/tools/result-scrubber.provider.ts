@@ -58,6 +58,10 @@ export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): Resu
       pool.wants(scanWorkBytes(options, containers))
         ? pool.scrub(value, { ...ctx, containers }, options?.signal)
         : secrets.scrubResultAsync(value, { ...ctx, containers }),
+    // A large Gitea body is finished whole in the worker (decoding, shaping, both layers, bounds,
+    // serialisation), so none of its per-byte work runs on the event loop.
+    finishOffLoop: (task, signal) =>
+      pool.wants(task.input.response.body.length) ? pool.finish(task, containers, signal) : null,
     findMaskMarker: (body, operationId) => secrets.findMaskMarker(body, operationId),
     CREDENTIAL_ISSUING_OPERATIONS: secrets.CREDENTIAL_ISSUING_OPERATIONS,
   };
