@@ -13,7 +13,7 @@ import {
   looksRandom,
 } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
-import { namesProvider, scanPortedRules } from './ported-rules.util';
+import { LiteralHits, namesProvider, scanPortedRules } from './ported-rules.util';
 
 const SEP = '\u0000';
 
@@ -98,7 +98,7 @@ function tryPrefixRules(text: string, at: number, out: Array<PatternMatch & { pr
   return -1;
 }
 
-function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>): void {
+function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>, lits: LiteralHits): void {
   let lastStart = -1;
   SEP_RE.lastIndex = 0;
   for (let m = SEP_RE.exec(text); m !== null; m = SEP_RE.exec(text)) {
@@ -117,24 +117,24 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>)
     UPPER_RE.lastIndex = end > m.index ? end : m.index + 1;
   }
   for (const [needle, needleAt, re, offset] of LITERALS) {
-    for (let i = text.indexOf(needle); i >= 0;) {
+    for (let i = lits.indexOf(text, needle); i >= 0;) {
       const at = i - needleAt;
       let end = -1;
       if (at >= 0) {
         re.lastIndex = at;
         if (re.test(text)) end = tryPrefixRules(text, at + offset, out);
       }
-      i = text.indexOf(needle, end > i ? end : i + 1);
+      i = lits.indexOf(text, needle, end > i ? end : i + 1);
     }
   }
   for (const anchor of INNER_LITERALS) {
-    for (let i = text.indexOf(anchor); i >= 0;) {
+    for (let i = lits.indexOf(text, anchor); i >= 0;) {
       const end = tryInnerRule(text, anchor, i, out);
-      i = text.indexOf(anchor, end > i ? end : i + 1);
+      i = lits.indexOf(text, anchor, end > i ? end : i + 1);
     }
   }
   let nextWebhook = -1; // end of the last webhook match: anchors inside it are not tried again
-  for (let i = text.indexOf('hooks'); i >= 0; i = text.indexOf('hooks', i + 1)) {
+  for (let i = lits.indexOf(text, 'hooks'); i >= 0; i = lits.indexOf(text, 'hooks', i + 1)) {
     let at = -1;
     let anchor = '';
     if (i >= 8 && text.startsWith('/api/webhooks/', i - 8)) [at, anchor] = [i - 8, '/api/webhooks/'];
@@ -239,15 +239,22 @@ function scan(text: string, windows: boolean, depth: number): PatternMatch[] {
   const out: Array<PatternMatch & { prio: number }> = [];
   if (text.length < 8) return [];
 
-  scanAnchored(text, out);
+  // The keyword pass runs first: it also finds where the literal anchors of the other passes occur
+  // (LiteralHits). What it yields is added where it always was, so the order of the findings (and
+  // how overlaps are resolved) is unchanged.
+  const ported: PatternMatch[] = [];
+  const prose: number[] = [];
+  const lits = new LiteralHits();
+  scanPortedRules(text, ported, (_t, start, end) => prose.push(start, end), lits);
+
+  scanAnchored(text, out, lits);
 
   scanKeywords(text, out, windows);
 
   scanPrivateKeyBlocks(text, out);
   scanUrlCredentials(text, out);
-  scanCredentialSyntax(text, out);
-  const ported: PatternMatch[] = [];
-  scanPortedRules(text, ported, (t, start, end) => proseAt(t, start, end, out));
+  scanCredentialSyntax(text, out, lits);
+  for (let k = 0; k < prose.length; k += 2) proseAt(text, prose[k]!, prose[k + 1]!, out);
   for (const m of ported) out.push({ ...m, prio: 1 });
   if (depth === 0) scanEncodedBlobs(text, out);
   return mergeMatches(out);
@@ -913,14 +920,18 @@ function curlUser(text: string, at: number, out: Array<PatternMatch & { prio: nu
     pushValue(out, CURL_USER_RE.lastIndex - m[1]!.length, m[2]!, 'basic-auth-credentials');
 }
 
-function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: number }>): void {
-  for (let i = text.indexOf('machine'); i >= 0; i = text.indexOf('machine', i + 7)) {
+function scanCredentialSyntax(
+  text: string,
+  out: Array<PatternMatch & { prio: number }>,
+  lits: LiteralHits,
+): void {
+  for (let i = lits.indexOf(text, 'machine'); i >= 0; i = lits.indexOf(text, 'machine', i + 7)) {
     NETRC_RE.lastIndex = i;
     const m = NETRC_RE.exec(text);
     if (m) pushValue(out, NETRC_RE.lastIndex, m[1]!, 'netrc-password');
   }
   for (const anchor of ['requirepass', 'masterauth']) {
-    for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
+    for (let i = lits.indexOf(text, anchor); i >= 0; i = lits.indexOf(text, anchor, i + anchor.length)) {
       REDIS_RE.lastIndex = i;
       const m = REDIS_RE.exec(text);
       if (m) pushValue(out, i + m[0].length - m[1]!.length, m[2]!, 'secret-assignment');
@@ -938,7 +949,7 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
   // Short flags after a space: -p (sshpass, registry logins; glued -pVALUE for mysql), -u (curl).
   // One pass per separator (' -' is far rarer than '-' alone), flags told apart by the next letter.
   for (const sep of [' -', '\t-']) {
-    for (let i = text.indexOf(sep); i >= 0; i = text.indexOf(sep, i + 2)) {
+    for (let i = lits.indexOf(text, sep); i >= 0; i = lits.indexOf(text, sep, i + 2)) {
       const f = text.charCodeAt(i + 2);
       if (f === 117)
         curlUser(text, i + 1, out); // -u
@@ -950,7 +961,7 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
     for (let m = PGPASS_RE.exec(text); m !== null; m = PGPASS_RE.exec(text))
       pushValue(out, m.index + m[0].length, m[1]!, 'pgpass-password');
   }
-  for (let i = text.indexOf('define('); i >= 0; i = text.indexOf('define(', i + 7)) {
+  for (let i = lits.indexOf(text, 'define('); i >= 0; i = lits.indexOf(text, 'define(', i + 7)) {
     DEFINE_RE.lastIndex = i;
     const m = DEFINE_RE.exec(text);
     if (m && acceptAssignedValue(m[3]!, true))
@@ -961,7 +972,7 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
   for (const q of ['"', '\\"']) {
     for (const field of ['data', 'value']) {
       const anchor = `${q},${q}${field}${q}:${q}`;
-      for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
+      for (let i = lits.indexOf(text, anchor); i >= 0; i = lits.indexOf(text, anchor, i + anchor.length)) {
         const open = text.lastIndexOf(q, i - 1);
         if (open < 8 || i - open > 64 + q.length) continue;
         const name = text.slice(open + q.length, i);
@@ -980,7 +991,7 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
       }
     }
   }
-  scanStructuredSyntax(text, out);
+  scanStructuredSyntax(text, out, lits);
   for (let i = text.indexOf('Private-Lines:'); i >= 0; i = text.indexOf('Private-Lines:', i + 14)) {
     PUTTY_RE.lastIndex = i;
     const m = PUTTY_RE.exec(text);
@@ -1008,21 +1019,25 @@ function scanCredentialSyntax(text: string, out: Array<PatternMatch & { prio: nu
  * Maven settings.xml), YAML name/value env lists, Terraform variable defaults, PowerShell secure
  * strings, and Actions' `::add-mask::` command. Each from a literal anchor, read by bounded regexes.
  */
-function scanStructuredSyntax(text: string, out: Array<PatternMatch & { prio: number }>): void {
-  for (let i = text.indexOf('::add-mask::'); i >= 0; i = text.indexOf('::add-mask::', i + 12)) {
+function scanStructuredSyntax(
+  text: string,
+  out: Array<PatternMatch & { prio: number }>,
+  lits: LiteralHits,
+): void {
+  for (let i = lits.indexOf(text, '::add-mask::'); i >= 0; i = lits.indexOf(text, '::add-mask::', i + 12)) {
     ADD_MASK_RE.lastIndex = i;
     const m = ADD_MASK_RE.exec(text);
     if (m) pushValue(out, ADD_MASK_RE.lastIndex, m[1]!, 'secret-assignment');
   }
   for (const anchor of ['ConvertTo-SecureString', 'convertto-securestring']) {
-    for (let i = text.indexOf(anchor); i >= 0; i = text.indexOf(anchor, i + anchor.length)) {
+    for (let i = lits.indexOf(text, anchor); i >= 0; i = lits.indexOf(text, anchor, i + anchor.length)) {
       SECURE_STRING_RE.lastIndex = i;
       const m = SECURE_STRING_RE.exec(text);
       if (m && acceptAssignedValue(m[2]!, true))
         pushValue(out, SECURE_STRING_RE.lastIndex - m[1]!.length, m[2]!, 'secret-assignment');
     }
   }
-  for (let i = text.indexOf('variable'); i >= 0; i = text.indexOf('variable', i + 8)) {
+  for (let i = lits.indexOf(text, 'variable'); i >= 0; i = lits.indexOf(text, 'variable', i + 8)) {
     TF_VARIABLE_RE.lastIndex = i;
     const m = TF_VARIABLE_RE.exec(text);
     if (m && namesSecret(m[1]!) && acceptAssignedValue(m[2]!, true))

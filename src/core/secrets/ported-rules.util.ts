@@ -115,62 +115,168 @@ const RULES_OF: Rule[][] = [];
     }
   }
 }
-const ALPHABET = 128;
-const { delta: DELTA, out: OUT, outList: OUT_LIST } = buildAutomaton(KEYWORDS);
-/** 1 for the characters that leave the root state (a keyword's first character, either case). */
-const STARTS = new Uint8Array(ALPHABET);
-for (let c = 0; c < ALPHABET; c++) STARTS[c] = DELTA[c] !== 0 ? 1 : 0;
 
-function buildAutomaton(words: string[]): { delta: Int32Array; out: Int32Array; outList: number[][] } {
+/**
+ * Literal anchors of the engine's own rules (pattern-scanner.util.ts) that the keyword pass finds
+ * too, so those rules need no full-text search of their own: scanPortedRules records where each
+ * first occurs, ASCII case-insensitively (so never after its first exact occurrence), and a rule
+ * whose anchor does not occur skips its search; one that does searches from there. Only anchors
+ * whose own search costs more than the pass's extra work are listed (rare-first-character anchors
+ * such as '-----BEGIN ' or '$production$' are near free with indexOf).
+ */
+export const AUTOMATON_LITERALS = [
+  'dapi',
+  'glc_',
+  'dp.',
+  'cio',
+  'cmVmdGtu',
+  '/webhookb2/',
+  'hooks',
+  'machine',
+  'requirepass',
+  'masterauth',
+  ' -',
+  'define(',
+  '","data":"',
+  '","value":"',
+  '::add-mask::',
+  'convertto-securestring',
+  'variable',
+] as const;
+/** For each keyword of the automaton, the index in AUTOMATON_LITERALS of the literal it is, or -1. */
+const LITERAL_OF: number[] = [];
+{
+  const index = new Map<string, number>(KEYWORDS.map((k, i) => [k, i]));
+  AUTOMATON_LITERALS.forEach((lit, li) => {
+    const k = lit.toLowerCase();
+    let i = index.get(k);
+    if (i === undefined) {
+      i = KEYWORDS.push(k) - 1;
+      index.set(k, i);
+      RULES_OF.push([]);
+    }
+    LITERAL_OF[i] = li;
+  });
+  for (let i = 0; i < KEYWORDS.length; i++) LITERAL_OF[i] ??= -1;
+}
+const LITERAL_INDEX = new Map<string, number>(AUTOMATON_LITERALS.map((l, i) => [l, i]));
+
+/**
+ * Where each of AUTOMATON_LITERALS may first occur in a text, as the keyword pass found: a rule's
+ * `indexOf(literal)` over the whole text starts there, or is skipped (-1: the literal is absent).
+ */
+export class LiteralHits {
+  readonly first = new Int32Array(AUTOMATON_LITERALS.length).fill(-1);
+  /**
+   * text.indexOf(literal, from) of the text the pass ran over, searched from where the pass first saw
+   * the literal (a literal not in AUTOMATON_LITERALS: a plain indexOf).
+   */
+  indexOf(text: string, literal: string, from = 0): number {
+    const li = LITERAL_INDEX.get(literal);
+    if (li === undefined) return text.indexOf(literal, from);
+    const f = this.first[li]!;
+    return f < 0 ? -1 : text.indexOf(literal, f > from ? f : from);
+  }
+}
+const ALPHABET = 128;
+const {
+  delta: DELTA,
+  out: OUT,
+  outList: OUT_LIST,
+  classOf: CLASS,
+  classes: K,
+  lastDepth1: LAST_DEPTH1,
+  pair: PAIR,
+} = buildAutomaton(KEYWORDS);
+
+/**
+ * The automaton over character classes (each character of a keyword, case-folded, is a class; every
+ * other character is class 0, which leads back to the root), with its states numbered in breadth-first
+ * order, so the states one character deep are 1..lastDepth1. `pair[a * classes + b]` is 1 when some
+ * keyword starts with a character of class a then one of class b: every keyword has at least two
+ * characters, so a keyword can only start where such a pair does (see scanPortedRules).
+ */
+function buildAutomaton(words: string[]): {
+  delta: Int32Array;
+  out: Int32Array;
+  outList: number[][];
+  classOf: Uint8Array;
+  classes: number;
+  lastDepth1: number;
+  pair: Uint8Array;
+} {
+  const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+  const classOf = new Uint8Array(ALPHABET);
+  let classes = 1;
+  for (const w of words) {
+    if (w.length < 2) throw new Error(`keyword shorter than 2 characters: ${w}`);
+    for (const ch of w) {
+      const c = ch.charCodeAt(0);
+      if (c >= ALPHABET) throw new Error(`non-ASCII keyword ${w}`);
+      const f = fold(c);
+      if (classOf[f] === 0) classOf[f] = classes++;
+    }
+  }
+  for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32]!;
+  if (classes > 255) throw new Error('too many keyword characters');
+  // The trie, then its states renumbered breadth-first.
   const goto: Array<Map<number, number>> = [new Map()];
-  const outs: number[][] = [[]];
+  const words0: number[][] = [[]];
   for (let w = 0; w < words.length; w++) {
     let s = 0;
     for (const ch of words[w]!) {
-      const c = ch.charCodeAt(0);
-      if (c >= ALPHABET) throw new Error(`non-ASCII keyword ${words[w]}`);
-      let t = goto[s]!.get(c);
+      const k = classOf[ch.charCodeAt(0)]!;
+      let t = goto[s]!.get(k);
       if (t === undefined) {
         t = goto.push(new Map()) - 1;
-        outs.push([]);
-        goto[s]!.set(c, t);
+        words0.push([]);
+        goto[s]!.set(k, t);
       }
       s = t;
     }
-    outs[s]!.push(w);
+    words0[s]!.push(w);
   }
+  const order: number[] = [0];
+  const depth: number[] = new Array<number>(goto.length).fill(0);
+  for (let q = 0; q < order.length; q++)
+    for (const t of [...goto[order[q]!]!.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1])) {
+      depth[t] = depth[order[q]!]! + 1;
+      order.push(t);
+    }
+  const id = new Int32Array(goto.length);
+  order.forEach((old, i) => (id[old] = i));
   const n = goto.length;
-  const delta = new Int32Array(n * ALPHABET);
+  const next: Array<Map<number, number>> = new Array<Map<number, number>>(n);
+  const outs: number[][] = new Array<number[]>(n);
+  let lastDepth1 = 0;
+  for (let old = 0; old < n; old++) {
+    const m = new Map<number, number>();
+    for (const [k, t] of goto[old]!) m.set(k, id[t]!);
+    next[id[old]!] = m;
+    outs[id[old]!] = [...words0[old]!];
+    if (depth[old] === 1 && id[old]! > lastDepth1) lastDepth1 = id[old]!;
+  }
+  const delta = new Int32Array(n * classes);
   const fail = new Int32Array(n);
-  const queue: number[] = [];
-  for (let c = 0; c < ALPHABET; c++) {
-    const t = goto[0]!.get(c);
-    if (t !== undefined) {
-      delta[c] = t;
-      queue.push(t);
-    }
-  }
-  for (let q = 0; q < queue.length; q++) {
-    const s = queue[q]!;
-    outs[s]!.push(...outs[fail[s]!]!);
-    for (let c = 0; c < ALPHABET; c++) {
-      const t = goto[s]!.get(c);
+  // Breadth-first, so a state's failure state is complete before it is used.
+  for (let s = 0; s < n; s++) {
+    if (s > 0) outs[s]!.push(...outs[fail[s]!]!);
+    for (let k = 1; k < classes; k++) {
+      const t = next[s]!.get(k);
       if (t !== undefined) {
-        fail[t] = delta[fail[s]! * ALPHABET + c]!;
-        delta[s * ALPHABET + c] = t;
-        queue.push(t);
-      } else delta[s * ALPHABET + c] = delta[fail[s]! * ALPHABET + c]!;
+        if (s > 0) fail[t] = delta[fail[s]! * classes + k]!;
+        delta[s * classes + k] = t;
+      } else delta[s * classes + k] = s === 0 ? 0 : delta[fail[s]! * classes + k]!;
     }
   }
-  // Upper-case letters move like their lower-case forms.
-  for (let s = 0; s < n; s++)
-    for (let c = 65; c <= 90; c++) delta[s * ALPHABET + c] = delta[s * ALPHABET + c + 32]!;
   const out = new Int32Array(n);
   const outList: number[][] = [];
   for (let s = 0; s < n; s++) {
     if (outs[s]!.length > 0) out[s] = outList.push([...new Set(outs[s])]);
   }
-  return { delta, out, outList };
+  const pair = new Uint8Array(classes * classes);
+  for (const w of words) pair[classOf[w.charCodeAt(0)]! * classes + classOf[w.charCodeAt(1)]!] = 1;
+  return { delta, out, outList, classOf, classes, lastDepth1, pair };
 }
 
 // ---- matching ---------------------------------------------------------------------------------
@@ -376,25 +482,48 @@ function operatorAfter(text: string, from: number): boolean {
 export type GenericKeywordHook = (text: string, start: number, end: number) => void;
 
 /** All findings of the ported rules in text, unsorted, possibly overlapping. */
-export function scanPortedRules(text: string, out: PatternMatch[], onProse?: GenericKeywordHook): void {
+export function scanPortedRules(
+  text: string,
+  out: PatternMatch[],
+  onProse?: GenericKeywordHook,
+  literals?: LiteralHits,
+): void {
+  const first = literals?.first;
   const n = text.length;
   const touched: Rule[] = [];
   for (const r of PORTED_RULES) r.next = 0;
   let s = 0;
   for (let i = 0; i < n; i++) {
     let c = text.charCodeAt(i);
-    // From the root, only a keyword's first character moves: skip the others with one lookup each.
+    let k = c < ALPHABET ? CLASS[c]! : 0;
     if (s === 0) {
-      while (c >= ALPHABET || STARTS[c] === 0) {
-        if (++i >= n) return finish(touched, text, out);
-        c = text.charCodeAt(i);
+      // From the root a keyword can only start where the first two characters of one do: skip the
+      // other positions with one table lookup each.
+      for (;;) {
+        if (i + 1 >= n) return finish(touched, text, out);
+        c = text.charCodeAt(i + 1);
+        const k2 = c < ALPHABET ? CLASS[c]! : 0;
+        if (PAIR[k * K + k2] === 1) break;
+        k = k2;
+        i++;
       }
+      s = DELTA[k]!; // one character deep, and the next one fits
+      continue;
     }
-    s = c < ALPHABET ? DELTA[s * ALPHABET + c]! : 0;
+    s = DELTA[s * K + k]!;
+    // One character deep: a keyword starting here also needs the next character to fit.
+    if (s <= LAST_DEPTH1 && s !== 0) {
+      if (i + 1 >= n) break;
+      c = text.charCodeAt(i + 1);
+      if (PAIR[k * K + (c < ALPHABET ? CLASS[c]! : 0)] !== 1) s = 0;
+      continue;
+    }
     const o = OUT[s]!;
     if (o === 0) continue;
     for (const w of OUT_LIST[o - 1]!) {
       const start = i + 1 - KEYWORDS[w]!.length;
+      const li = LITERAL_OF[w]!;
+      if (li >= 0 && first !== undefined && first[li]! < 0) first[li] = start;
       for (const rule of RULES_OF[w]!) {
         if (rule.find === 'prefix' || rule.find === 'assign') {
           if (start < rule.next) continue;
