@@ -3,7 +3,8 @@
 import { startGitea, type TestGitea } from './helpers/gitea';
 import { BEARER, startMcpApp, testConfig, type McpApp } from './helpers/mcp-app';
 
-jest.setTimeout(120_000);
+// Several services boot at once here: under load each boot may take most of the start limit.
+jest.setTimeout(240_000);
 
 const MODERN = '2026-07-28';
 const meta = {

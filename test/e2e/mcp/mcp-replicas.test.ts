@@ -6,7 +6,8 @@ import { startGitea, type TestGitea } from './helpers/gitea';
 import { BEARER, startMcpApp, testConfig, type McpApp } from './helpers/mcp-app';
 import { connect, envelope } from './helpers/clients';
 
-jest.setTimeout(120_000);
+// Several services boot at once here: under load each boot may take most of the start limit.
+jest.setTimeout(240_000);
 
 function roundRobin(targets: string[]): Promise<{ url: string; hits: number[]; close(): Promise<void> }> {
   const hits = targets.map(() => 0);

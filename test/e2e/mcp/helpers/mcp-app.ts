@@ -76,7 +76,7 @@ export async function startMcpApp(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`service did not start: ${err}`));
-    }, options.startTimeoutMs ?? 90_000);
+    }, options.startTimeoutMs ?? 150_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /READY (\d+)/.exec(out);
