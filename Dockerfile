@@ -11,7 +11,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 # Dependencies first (cached while only sources change); postinstall generates the Prisma client
 # offline (scripts/prisma-generate.mjs).
-COPY package.json package-lock.json prisma.config.ts ./
+COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/pglite-template.mjs scripts/
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
@@ -27,7 +27,7 @@ RUN node scripts/console-build.mjs --force
 
 FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
@@ -45,7 +45,9 @@ COPY --from=build /src/web/dist ./web/dist
 COPY package.json ./
 COPY prisma/migrations ./prisma/migrations
 COPY gitea/swagger.v1.json ./gitea/swagger.v1.json
-COPY gitea/tool-vectors.use-lite.json ./gitea/tool-vectors.use-lite.json
+COPY gitea/tool-vectors.minilm.json ./gitea/tool-vectors.minilm.json
+# Discovery search's sentence encoder (all-MiniLM-L6-v2, int8 ONNX; models/README.md).
+COPY models ./models
 # The only writable place besides /tmp: the embedded database (unused when DATABASE_URL is set).
 RUN groupadd --system --gid 10001 aegis \
  && useradd --system --uid 10001 --gid aegis --home-dir /data --shell /usr/sbin/nologin aegis \

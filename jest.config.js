@@ -12,7 +12,8 @@ const transform = {
 const common = {
   transform,
   transformIgnorePatterns: [`/node_modules/(?!(@electric-sql/pglite|${ESM_ONLY.join('|')})/)`],
-  testEnvironment: 'node',
+  // Node's environment, with the Float32Array of the addons' realm (onnxruntime-node; see the file).
+  testEnvironment: '<rootDir>/test/jest/node-environment.js',
   moduleFileExtensions: ['ts', 'js', 'json', 'mjs', 'cjs'],
   rootDir: __dirname,
 };

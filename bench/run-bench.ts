@@ -1335,7 +1335,17 @@ async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[
       blindB: Figures;
       heldout: Figures;
       lexical: { tuning: Figures; blindA: Figures; blindB: Figures; heldout: Figures };
-      embeddings: { model: string; firstSearchMs: number; rssMb: number; searchMs: number };
+      embeddings: {
+        model: string;
+        firstSearchMs: number;
+        firstSearchCpuMs: number;
+        rssMb: number;
+        rssAfter300Mb: number;
+        searchMs: number;
+        searchCpuMs: number;
+        lexicalCpuMs: number;
+        loadAverage: number;
+      };
     };
   };
   raw.agentEconomy = result;
@@ -1402,8 +1412,17 @@ async function agentEconomyRows(raw: Record<string, unknown>): Promise<BenchRow[
       'ms',
       cost.model,
     ),
+    infoRow(section, 'sentence encoder: CPU time of the first search', cost.firstSearchCpuMs, 'ms'),
     infoRow(section, 'sentence encoder: memory added by the first search (RSS)', cost.rssMb, 'MiB'),
+    infoRow(section, 'sentence encoder: memory added after 300 searches (RSS)', cost.rssAfter300Mb, 'MiB'),
     infoRow(section, 'sentence encoder: one search after that', cost.searchMs, 'ms'),
+    infoRow(
+      section,
+      'sentence encoder: CPU time of one search after that',
+      cost.searchCpuMs,
+      'ms',
+      `words only: ${cost.lexicalCpuMs.toFixed(1)} ms; load average ${cost.loadAverage.toFixed(1)}`,
+    ),
   );
   return rows;
 }

@@ -1,4 +1,4 @@
-// Writes gitea/tool-vectors.use-lite.json: the sentence encoder's vector of every operation of the
+// Writes gitea/tool-vectors.minilm.json: the sentence encoder's vector of every operation of the
 // bundled spec (the text discovery search embeds, src/core/catalogue/semantic-search.ts), so the
 // service's first search loads only the model and embeds only the task. Run after the spec or
 // operationText changes: `npm run embeddings:generate`; test/unit/catalogue/semantic-search.test.ts
@@ -12,14 +12,14 @@ import {
   quantise,
   textKey,
   TOOL_VECTORS_FILE,
-  UseLiteEncoder,
+  MiniLmEncoder,
   type ToolVectorFile,
-} from '../src/infra/embeddings/use-lite-encoder';
+} from '../src/infra/embeddings/minilm-encoder';
 
 async function main() {
   const operations = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1 }).operations;
   const texts = [...new Set(operations.map(operationText))].sort();
-  const encoder = new UseLiteEncoder(null);
+  const encoder = new MiniLmEncoder(null);
   const vectors = await encoder.embed(texts);
   const file: ToolVectorFile = {
     model: encoder.model,

@@ -133,6 +133,7 @@ try {
   cpSync(join(clone, 'package.json'), join(app, 'package.json'));
   cpSync(join(clone, 'prisma/migrations'), join(app, 'prisma/migrations'), { recursive: true });
   cpSync(join(clone, 'gitea/swagger.v1.json'), join(app, 'gitea/swagger.v1.json'));
+  cpSync(join(clone, 'models'), join(app, 'models'), { recursive: true });
   // Read-only for everyone (the service user owns nothing in /app); only DATA_DIR is writable.
   run('chmod', ['-R', 'a-w', app]);
   mkdirSync(data, { mode: 0o700 });
@@ -160,6 +161,16 @@ try {
     GITEA_TOKEN: simulator.tokens.alice,
     MCP_BEARER_TOKEN: bearer,
   };
+
+  // Discovery search's sentence encoder, from the image layout: its model files, the build-time
+  // vectors and onnxruntime-node's native binary, as the service user on the read-only app.
+  step('sentence encoder: all-MiniLM-L6-v2 on onnxruntime-node, from the image layout');
+  const encoderScript = `const { MiniLmEncoder, toolVectorsPath } = require('./dist/src/infra/embeddings/minilm-encoder');
+    if (!toolVectorsPath()) throw new Error('no build-time vectors');
+    new MiniLmEncoder().embed(['star a repository']).then(([v]) => console.log('dims', v.length), (e) => { console.error(e); process.exit(1); });`;
+  const encoder = spawnAsImageUser(['-e', encoderScript], env);
+  const encoded = await encoder.exited;
+  if (encoded.code !== 0 || !/dims 384/.test(encoder.output)) fail(`sentence encoder: ${JSON.stringify(encoded)}\n${encoder.output}`);
 
   step('offline migrations: node dist/src/cli/migrate.js');
   const migrate = spawnAsImageUser(['dist/src/cli/migrate.js'], env);

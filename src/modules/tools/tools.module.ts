@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { configuredSecrets } from '../../config/configured-secrets';
 import type { AuditSink, GiteaTransport, PolicyProvider } from '../../core/ports';
 import { loadSpec } from '../../infra/gitea/spec-source';
-import { UseLiteEncoder } from '../../infra/embeddings/use-lite-encoder';
+import { MiniLmEncoder } from '../../infra/embeddings/minilm-encoder';
 import { buildCatalogue } from '../../core/catalogue/tool-catalogue';
 import { createToolService } from '../../core/executor/tool-executor';
 import { type ToolService } from '../../core/executor/tool-service';
@@ -142,7 +142,7 @@ class TransportCloser implements OnApplicationShutdown {
             scrubber: resolveResultScrubber(config),
             ...(quotas ? { quotas } : {}),
             // Loads nothing until the first gitea_search_tools call (the model is ~100 MB in memory).
-            ...(config.tools.discoveryEmbeddings === 'off' ? {} : { sentenceEncoder: new UseLiteEncoder() }),
+            ...(config.tools.discoveryEmbeddings === 'off' ? {} : { sentenceEncoder: new MiniLmEncoder() }),
             warn,
           },
         );
