@@ -3,7 +3,7 @@
 // version>.tar.gz, an initialised data directory that a new embedded DATA_DIR is filled from, so
 // the service never runs initdb in its own process (src/infra/database/pglite-data-dir.ts says
 // why). It carries the committed migrations, so it is made once per PGlite version and set of
-// migrations and kept in node_modules/.cache between builds.
+// migrations and kept in node_modules/.cache between builds (keyed by those and the template's format).
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,10 +16,10 @@ if (!existsSync(compiled)) {
   process.stderr.write(`pglite-template: ${compiled} missing (run nest build first)\n`);
   process.exit(1);
 }
-const { pgliteVersion, writePgliteTemplate } = createRequire(import.meta.url)(compiled);
+const { pgliteVersion, writePgliteTemplate, TEMPLATE_FORMAT } = createRequire(import.meta.url)(compiled);
 const name = `pgdata-${pgliteVersion()}.tar.gz`;
 const migrationsDir = join(root, 'prisma', 'migrations');
-const migrations = createHash('sha256');
+const migrations = createHash('sha256').update(`${TEMPLATE_FORMAT}\n`);
 for (const entry of readdirSync(migrationsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
   const file = join(migrationsDir, entry.name, 'migration.sql');
   if (existsSync(file)) migrations.update(`${entry.name}\n`).update(readFileSync(file));

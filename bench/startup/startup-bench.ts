@@ -1,10 +1,13 @@
-// `npm run bench -- --startup [--production] [--rounds N] [--profile] [--main other/dist/src/main.js]`:
+// `npm run bench -- --startup [--production] [--rounds N] [--profile] [--main other/dist/src/main.js] [--env K=V ...]`:
 // start to ready of the service, N starts in a row, each on a fresh DATA_DIR (embedded) or a fresh
 // scratch database (production). For each start: wall time to ready (an MCP initialize and a full
 // tools/list answered), the CPU time the process had used by then (steadier than wall time on a
 // shared machine), the 1-minute load average, and RSS when ready. The first start also fills Node's
 // compile cache where Node has one (>= 22.1); later starts read it. With --profile each start runs
-// under --cpu-prof and the self time by area up to ready is printed.
+// under --cpu-prof and the self time by area up to ready is printed. The DATA_DIRs are removed
+// only after the last start: on an ext4 without a journal (this machine) each new inode skips the
+// inodes freed in the last half minute, so deleting a data directory just before the next start
+// made that start's template extraction several times dearer than on a machine at rest.
 import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,6 +21,17 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 function arg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
+}
+
+/** Every `--env K=V` (an A/B of a setting in the same minutes). */
+function extraEnv(argv: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  argv.forEach((a, i) => {
+    const kv = a === '--env' ? argv[i + 1] : undefined;
+    const eq = kv?.indexOf('=') ?? -1;
+    if (kv && eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
+  });
+  return env;
 }
 
 function statusMb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
@@ -58,6 +72,7 @@ export async function runStartupBench(argv: string[]): Promise<StartupReport> {
     rows: [],
   };
   const profiles: CpuProfile[] = [];
+  const dataDirs: string[] = [];
   try {
     for (let r = 0; r < rounds; r++) {
       let services: Awaited<ReturnType<typeof resolveProduction>>['services'] = null;
@@ -67,13 +82,17 @@ export async function runStartupBench(argv: string[]): Promise<StartupReport> {
         services = resolved.services;
       }
       const profDir = profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'aegis-bench-startprof-')) : undefined;
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `aegis-bench-start-${report.config}-`));
+      dataDirs.push(dataDir);
       try {
         const sc = await startSidecar({
+          dataDir,
           mainJs: arg(argv, '--main') ?? path.join(ROOT, 'dist', 'src', 'main.js'),
           upstreamUrl: upstream.url,
           toolMode: 'full',
           detectionMode: 'mask',
           label: `startup-${report.config}`,
+          env: extraEnv(argv),
           ...(profDir ? { cpuProfDir: profDir } : {}),
           ...(services ? { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl } : {}),
         });
@@ -100,6 +119,7 @@ export async function runStartupBench(argv: string[]): Promise<StartupReport> {
     }
   } finally {
     upstream.child.send('stop');
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
   }
   if (profiles[profiles.length - 1]) report.areas = hotAreas(profiles[profiles.length - 1] as CpuProfile, 16);
   return report;

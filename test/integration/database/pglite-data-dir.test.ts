@@ -1,7 +1,7 @@
 // A new embedded DATA_DIR is initialised outside the service process: from the build's template
 // data directory when there is one, else by initdb in a child process; an existing one is opened
 // as it is. Either way the database opens, migrates and keeps its rows across a reopen.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -66,6 +66,36 @@ describe('embedded data directory preparation', () => {
     } finally {
       await db.close();
     }
+  }, 180_000);
+
+  it('the template is slim (one database, no optional forks) and the database works from it', async () => {
+    const template = await writePgliteTemplate(join(scratch, 'template-slim'));
+    const dataDir = join(scratch, 'slim-start');
+    await expect(preparePgliteDataDir(join(dataDir, 'pglite'), { template })).resolves.toBe('template');
+    const files = (readdirSync(join(dataDir, 'pglite'), { recursive: true }) as string[]).map(String);
+    expect(files.filter((f) => /_(fsm|vm)$/.test(f))).toEqual([]);
+    expect(readdirSync(join(dataDir, 'pglite', 'base'))).toHaveLength(1);
+    const db = await openDatabase({ databaseUrl: null, dataDir });
+    try {
+      await expect(db.prisma.$queryRawUnsafe('SELECT datname FROM pg_database')).resolves.toEqual([
+        { datname: 'postgres' },
+      ]);
+      // Writes, deletes and a VACUUM recreate the free-space and visibility maps as needed.
+      await db.prisma.$executeRawUnsafe('CREATE TABLE churn (n int, pad text)');
+      await db.prisma.$executeRawUnsafe(
+        "INSERT INTO churn SELECT g, repeat('x', 200) FROM generate_series(1, 5000) g",
+      );
+      await db.prisma.$executeRawUnsafe('DELETE FROM churn WHERE n % 2 = 0');
+      await db.prisma.$executeRawUnsafe('VACUUM churn');
+      await db.prisma.$executeRawUnsafe('VACUUM');
+      await expect(db.prisma.$queryRawUnsafe('SELECT count(*)::int AS n FROM churn')).resolves.toEqual([
+        { n: 2500 },
+      ]);
+    } finally {
+      await db.close();
+    }
+    const after = (readdirSync(join(dataDir, 'pglite'), { recursive: true }) as string[]).map(String);
+    expect(after.some((f) => f.endsWith('_fsm'))).toBe(true);
   }, 180_000);
 
   it('runs initdb in a child process when there is no template (or it is not a data directory)', async () => {
