@@ -31,12 +31,21 @@ export class CursorError extends Error {
 
 const b64url = (b: Buffer) => b.toString('base64url');
 
+// Every call shapes its result with its caller's cursor subject: the hash of the few identities
+// that call is remembered (bounded, started over when full).
+const subjects = new Map<string, string>();
+const SUBJECT_CACHE_SIZE = 1024;
+
 /** Who a cursor belongs to: the person and the identity they call with (a hash, never the token). */
 export function cursorSubject(identity: { subject: string; login: string; sudo: string | null }): string {
-  return createHash('sha256')
-    .update(`${identity.subject}\u0000${identity.login}\u0000${identity.sudo ?? ''}`)
-    .digest('base64url')
-    .slice(0, 22);
+  const key = `${identity.subject}\u0000${identity.login}\u0000${identity.sudo ?? ''}`;
+  let subject = subjects.get(key);
+  if (subject === undefined) {
+    subject = createHash('sha256').update(key).digest('base64url').slice(0, 22);
+    if (subjects.size >= SUBJECT_CACHE_SIZE) subjects.clear();
+    subjects.set(key, subject);
+  }
+  return subject;
 }
 
 export class CursorCodec {

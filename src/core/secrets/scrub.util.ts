@@ -249,8 +249,27 @@ class Collector {
   }
 }
 
+// The same few secrets (the caller's token, the configured ones) come with every call: their
+// variants are remembered by content (a small cache, in memory only, started over when full).
+const variantCache = new Map<string, readonly string[]>();
+const VARIANT_CACHE_SIZE = 64;
+const NO_VARIANTS: readonly string[] = Object.freeze([]);
+
 /** The forms in which an exact secret can appear in a result: as is, URL-encoded, JSON-escaped. */
-function secretVariants(secrets: string[], jsonOnly: boolean): string[] {
+function secretVariants(secrets: readonly string[], jsonOnly: boolean): readonly string[] {
+  if (secrets.length === 0) return NO_VARIANTS;
+  let key = jsonOnly ? 'j' : 'p';
+  for (const s of secrets) key += SEP + (typeof s === 'string' ? s : '');
+  let cached = variantCache.get(key);
+  if (cached === undefined) {
+    cached = Object.freeze(computeVariants(secrets, jsonOnly));
+    if (variantCache.size >= VARIANT_CACHE_SIZE) variantCache.clear();
+    variantCache.set(key, cached);
+  }
+  return cached;
+}
+
+function computeVariants(secrets: readonly string[], jsonOnly: boolean): string[] {
   const out = new Set<string>();
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length === 0 || s.includes(SEP)) continue;
@@ -318,7 +337,7 @@ function join(texts: string[], include: (i: number) => boolean): Joined {
  * and rewrites the affected slots. Flat arrays and one pass over the sorted spans keep this linear
  * even with hundreds of thousands of hits (a short secret in a long run of the same characters).
  */
-function redactExact(texts: string[], all: Joined, variants: string[], weights?: number[]): number {
+function redactExact(texts: string[], all: Joined, variants: readonly string[], weights?: number[]): number {
   const { joined, starts: segStarts, lengths } = all;
   const starts: number[] = [];
   const ends: number[] = [];
@@ -688,7 +707,7 @@ function scrubBatch(
   slotPair: string[],
   slotCont: number[],
   allWeights: number[],
-  variants: string[],
+  variants: readonly string[],
   patterns: boolean,
   kinds: Set<string>,
 ): { redactions: number; masks: number } | null {

@@ -3,7 +3,6 @@
 // (2026-07-28 vs. the session-based revisions) -> sessions (400/404) -> the pipeline's rate limit
 // (429) and concurrency (503) for tools/call, refusals audited through the call exit -> dispatch.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { clientInfoFromParams, parseClientInfo } from '../../core/mcp/client-info.util';
 import type { Release } from '../../core/mcp/concurrency-limiter';
@@ -31,6 +30,7 @@ import { scopesForAccess } from '../../core/oauth/scopes';
 import type { McpMetrics } from './mcp-metrics';
 import { toAuthInfo, type ExchangeContext, type McpProtocol, type ModernFastRequest } from './mcp-protocol';
 import { sendWebResponse, toWebRequest } from './node-http.util';
+import { EraClassifier, type InboundClassification } from './era-classifier';
 import type { SessionRevocations } from '../../infra/mcp/session-revocations';
 
 export type McpEndpointOptions = {
@@ -70,7 +70,7 @@ const EXPOSED_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
 
 type Req = IncomingMessage & { body?: unknown };
 /** What the SDK's classifier said about a request that is not legacy (modern, or a modern-era rejection). */
-type ModernRoute = Exclude<ReturnType<typeof classifyInboundRequest>, { kind: 'legacy' }>;
+type ModernRoute = Exclude<InboundClassification, { kind: 'legacy' }>;
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
@@ -79,6 +79,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 
 export class McpEndpoint {
   private readonly sessions: SessionTokenCodec;
+  private readonly eras = new EraClassifier();
   private readonly admissionRoute: AdmissionRoute = {
     name: 'mcp',
     methods: ['POST', 'DELETE'],
@@ -147,16 +148,15 @@ export class McpEndpoint {
   }
 
   // The SDK's own classifier (what its isLegacyRequest runs on a parsed body) decides when the
-  // request is 2026-07-28 traffic, so our routing never disagrees with the modern handler. Plain
-  // legacy traffic skips it.
+  // request is 2026-07-28 traffic, so our routing never disagrees with the modern handler; its
+  // verdicts on the shapes that repeat are remembered (EraClassifier). Plain legacy traffic skips it.
   private modernRoute(req: Req, parsed: unknown): ModernRoute | null {
     const versionHeader = header(req, VERSION_HEADER);
     const meta = (parsed as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
     const claim = meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta;
     if (!claim && (versionHeader === undefined || LEGACY_PROTOCOL_VERSIONS.includes(versionHeader.trim())))
       return null;
-    const outcome = classifyInboundRequest({
-      httpMethod: 'POST',
+    const outcome = this.eras.classifyPost({
       protocolVersionHeader: versionHeader,
       mcpMethodHeader: header(req, METHOD_HEADER),
       mcpNameHeader: header(req, NAME_HEADER),
