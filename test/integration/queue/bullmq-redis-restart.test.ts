@@ -2,7 +2,7 @@
 // again, the worker resumes; a worker that stopped taking jobs is replaced by the watchdog;
 // close() returns within its bound with Redis gone and leaves nothing that keeps a process alive.
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Worker } from 'bullmq';
 import { BullJobQueue, type BullJobQueueOptions } from '../../../src/infra/queue/bullmq-queue';
 import { OwnRedis, REDIS_BINARY, waitUntil } from './own-redis';
@@ -188,18 +188,11 @@ suite('BullJobQueue with its Redis killed and restarted', () => {
 
 const QUEUE_MODULE = resolve(__dirname, '../../../src/infra/queue/bullmq-queue.ts');
 
-// Plain Node with a transpile-only require hook for .ts (no ts-node in this project). The child
-// never calls process.exit: it must end on its own once close() released everything.
+// Plain Node with the sources' transpile-only require hook for .ts (cached on disk; no ts-node in
+// this project). The child never calls process.exit: it must end on its own once close() released
+// everything.
 const CHILD = `
-const fs = require('node:fs');
-const ts = require(${JSON.stringify(join(resolve(__dirname, '../../../node_modules'), 'typescript'))});
-require.extensions['.ts'] = (module, file) => {
-  const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-    fileName: file,
-  });
-  module._compile(outputText, file);
-};
+require(${JSON.stringify(resolve(__dirname, '../../../src/infra/runtime/ts-require-hook.cjs'))});
 const { BullJobQueue } = require(process.env.QUEUE_MODULE);
 (async () => {
   const queue = new BullJobQueue({
