@@ -63,6 +63,7 @@ import { FAMILY_NEGATIVE_FORMATS, FAMILY_SECRET_FORMATS } from './corpus-familie
 import { LOOKALIKE_NEGATIVE_FORMATS, LOOKALIKE_SECRET_FORMATS } from './corpus-lookalikes';
 import { CONTEXT_NEGATIVE_FORMATS, CONTEXT_SECRET_FORMATS } from './corpus-contexts';
 import { GENERALISE_NEGATIVE_FORMATS, GENERALISE_SECRET_FORMATS } from './corpus-generalise';
+import { RECALL_NEGATIVE_FORMATS, RECALL_SECRET_FORMATS } from './corpus-recall';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -393,6 +394,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...LOOKALIKE_SECRET_FORMATS,
   ...CONTEXT_SECRET_FORMATS,
   ...GENERALISE_SECRET_FORMATS,
+  ...RECALL_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -528,6 +530,7 @@ export const NEGATIVE_FORMATS = [
   ...LOOKALIKE_NEGATIVE_FORMATS,
   ...CONTEXT_NEGATIVE_FORMATS,
   ...GENERALISE_NEGATIVE_FORMATS,
+  ...RECALL_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

@@ -20,6 +20,15 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 // A value in command or document syntax: not a variable reference, a flag or an option.
 const ARG = `([^\\s"'$<{\\\\\\u0000-][^\\s"'\\\\\\u0000]{3,255})`;
 
+// A line break, raw or JSON-escaped, and what Gitea's bodies put at the start of the next line: a
+// diff or quote marker, an Actions log timestamp.
+const NL = '(?:\\r?\\n|(?:\\\\r)?\\\\n)';
+const LINE_PREFIX = '[ \\t>+]*(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4})?[ \\t>+]*';
+// A `\n` escape inside a string literal, itself JSON-escaped or not.
+const ESC_N = '(?:\\\\{1,2}r)?(?:\\\\{1,2}n)?';
+// A value with a letter and a digit (a password or token, not a word or a name).
+const MIXED = '(?=[^\\s"\'`]{0,199}[0-9])(?=[^\\s"\'`]{0,199}[A-Za-z])';
+
 /** Values that name rather than hold a secret: words joined by separators, paths, URLs, references. */
 const NOT_A_VALUE = {
   target: 'secret' as const,
@@ -119,6 +128,23 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule('yandex-key', ['yc'], '\\bYC[A-Za-z0-9_-]{38}(?![A-Za-z0-9_-])', { entropy: 3.5 }),
   // Azure's common annotated keys (84 characters, the JQQJ9 signature at character 52).
   rule('azure-key', ['jqqj9'], '\\b[A-Za-z0-9]{52}JQQJ9[A-Za-z0-9]{27}\\b', { find: 'window' }),
+  // Cloudflare's scannable credentials (2026): cfk_ (global key), cfut_ (user), cfat_ (account
+  // token), 40 characters and a checksum.
+  rule('cloudflare-token', ['cfk_', 'cfut_', 'cfat_'], '\\bcf(?:k|ut|at)_[A-Za-z0-9]{40,56}\\b'),
+  // Vercel's prefixed tokens (personal, integration, app access, refresh, API key).
+  rule('vercel-token', ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], '\\bvc[piark]_[A-Za-z0-9]{24,80}\\b', {
+    entropy: 3.5,
+  }),
+  rule('elastic-api-key', ['essu_'], '\\bessu_[A-Za-z0-9+/_-]{40,200}={0,2}', { entropy: 3.5 }),
+  // PostHog personal API keys (phc_ project keys are public).
+  rule('posthog-key', ['phx_'], '\\bphx_[A-Za-z0-9_]{40,50}\\b'),
+  // Azure Container Registry passwords carry +ACR at character 43.
+  rule(
+    'azure-container-registry-password',
+    ['+acr'],
+    '(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{42}\\+ACR[A-Za-z0-9]{6}(?![A-Za-z0-9+/])',
+    { find: 'window' },
+  ),
   // ---- Tokens in URLs ------------------------------------------------------------------------
   rule('telegram-bot-token', ['telegram.org/bot'], 'telegram\\.org/bot([0-9]{8,10}:AA[A-Za-z0-9_-]{33})'),
   // Rocket.Chat incoming webhooks: /hooks/<id>/<token>.
@@ -301,5 +327,104 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     ['session=', 'sessionid=', 'session_id=', 'sid=', 'sessid=', 'i_like_gitea='],
     `(?<=(?:${ci('cookie')}(?:${Q})?\\s{0,3}:|(?:^|\\s)(?:-b|--cookie)[ \\t]{1,3}["']?)[^\\n\\u0000]{0,400})(?:${ci('session')}(?:${ci('id')}|_${ci('id')})?|${ci('sid')}|${ci('sessid')}|i_like_gitea)=([^\\s;,"'\\\\\\u0000]{16,600})`,
     { entropy: 2.5 },
+  ),
+  // ---- Secrets split across lines and string literals (fifth pass) ----------------------------
+  // A private key written one line per string: a JSON array of lines, concatenated literals
+  // ("...\n" + "..."), Python's implicit concatenation. The body lines after the armour are masked
+  // as one span (the whole-text PEM scan needs the armour lines to be adjacent).
+  rule(
+    'private-key',
+    ['private key-----'],
+    `PRIVATE KEY-----${ESC_N}${Q}((?:[ \\t]{0,8}[+,&.]?[ \\t]{0,8}(?:${NL}${LINE_PREFIX})?(?:[+&.][ \\t]{0,8})?${Q}[A-Za-z0-9+/=]{16,100}${ESC_N}${Q}){1,200})`,
+    { entropy: 0, block: true },
+  ),
+  // ---- Constructors that take a user and a password (C#, Java, the AWS SDKs) -------------------
+  rule(
+    'secret-assignment',
+    [
+      'networkcredential(',
+      'passwordauthentication(',
+      'basicawscredentials(',
+      'basicsessioncredentials(',
+      'usernamepasswordcredentials(',
+      'basiccredentials(',
+    ],
+    `(?:NetworkCredential|PasswordAuthentication|BasicAWSCredentials|BasicSessionCredentials|UsernamePasswordCredentials|BasicCredentials)\\(\\s{0,3}(?:${Q}[^"'\\\\\\n\\u0000]{0,100}${Q}|[A-Za-z_][A-Za-z0-9_.]{0,60})\\s{0,3},\\s{0,3}${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}`,
+    { entropy: 2, values: true },
+  ),
+  // ---- Heredocs and triple-quoted strings under a secret name ----------------------------------
+  // HCL/Ruby/PHP heredocs: password = <<EOT / <<-EOF / <<~EOS, one value line, then the delimiter.
+  rule(
+    'secret-assignment',
+    ['= <<', '=<<'],
+    `(?<=${SECRET_NAME}["']?[ \\t]{0,3})=[ \\t]{0,2}<<<?[-~]?(["']?)([A-Za-z_]{2,20})\\1[ \\t]*${NL}${LINE_PREFIX}[ \\t]*([^\\s"'\\\\\\u0000]{6,300})[ \\t]*${NL}${LINE_PREFIX}[ \\t]*\\2(?![A-Za-z0-9_])`,
+    { group: 3, entropy: 2, values: true },
+  ),
+  // Python: a secret name, then a triple-quoted string whose one line is the value.
+  rule(
+    'secret-assignment',
+    ['"""', "'''", '\\"\\"\\"'],
+    `(?<=${SECRET_NAME}[ \\t]{0,3}[:=][ \\t]{0,3})((?:\\\\?"){3}|''')[ \\t]*${NL}${LINE_PREFIX}[ \\t]*([^\\s"'\\\\\\u0000]{6,300})[ \\t]*${NL}${LINE_PREFIX}[ \\t]*\\1`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  // ---- Lists under a secret name ---------------------------------------------------------------
+  // "api_keys": ["...", "..."] (JSON in a file or a body), values that hold a letter and a digit.
+  rule(
+    'secret-assignment',
+    ['":[', '": [', "':[", "': [", '= [', '=['],
+    `(?<=(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}${SECRET_WORD}(?:e?s)?\\\\?)(?:["'])?[ \\t]{0,3}(?::|=)[ \\t]{0,3}\\[((?:\\s{0,8}${Q}${MIXED}[A-Za-z0-9+/=_.~-]{12,200}${Q}\\s{0,8},?){1,20})\\]`,
+    { entropy: 3 },
+  ),
+  // YAML: tokens:\n  - value\n  - value
+  rule(
+    'secret-assignment',
+    ['tokens:', 'passwords:', 'secrets:', 'keys:', 'credentials:', 'passwds:'],
+    `(?<=(?:^|[^A-Za-z0-9_])(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy)[_-]?)[A-Za-z0-9_.-]{0,40})(?:${ci('token')}|${ci('password')}|${ci('passwd')}|${ci('secret')}|${ci('key')}|${ci('credential')})s:[ \\t]*((?:${NL}[ \\t>+]*(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4})?[ \\t]*-[ \\t]+${MIXED}[A-Za-z0-9+/=_.~-]{12,200}(?=[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))){1,20})`,
+    { entropy: 3 },
+  ),
+  // ---- Prose ---------------------------------------------------------------------------------------
+  // "pwd X", "the password is "X"", "creds: admin / X", "**Password:**\n`X`"
+  rule(
+    'secret-assignment',
+    ['pwd '],
+    `(?<![A-Za-z0-9_$/.(-])${ci('pwd')}[ \\t]+(?:${ci('is')}[ \\t]+)?(["'\`]?)${MIXED}([^\\s"'\`<>()\\\\\\u0000]{6,200}?)\\1(?=[\\s.,;)]|$)`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  rule(
+    'secret-assignment',
+    ['password is', 'password was', 'passphrase is', 'passcode is', 'pwd is', 'secret is', 'token is'],
+    `(?:${ci('pass')}(?:${ci('word')}|${ci('phrase')}|${ci('code')})|${ci('pwd')}|${ci('secret')}|${ci('token')})[ \\t]+(?:is|was)[ \\t]*:?[ \\t]*(${Q}|\`)${MIXED}([^\\s"'\`\\\\\\u0000]{6,200})\\1`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  rule(
+    'secret-assignment',
+    ['creds', 'credentials'],
+    `${ci('cred')}(?:${ci('ential')})?s[ \\t]*(?:[:=-]|${ci('are')}|${ci('is')})?[ \\t]*\\**[ \\t]*\`?[A-Za-z0-9_.@-]{1,64}[ \\t]*[/:][ \\t]*(["'\`]?)${MIXED}([^\\s"'\`<>\\\\\\u0000]{6,200})\\1`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  rule(
+    'secret-assignment',
+    ['password:', 'password**', 'passphrase:', 'passwort:'],
+    `${ci('pass')}(?:${ci('word')}|${ci('phrase')}|${ci('wort')}):?(?:\\*\\*|__)?:?[ \\t]*${NL}${LINE_PREFIX}(?:\`{1,3}|[ \\t]{4,})${MIXED}([^\\s"'\`<>\\\\\\u0000]{6,200})`,
+    { entropy: 2, values: true },
+  ),
+  // ---- Command lines (fifth pass) -----------------------------------------------------------------
+  rule(
+    'secret-flag',
+    ['gh secret set'],
+    `gh[ \\t]+secret[ \\t]+set\\b[^\\n\\u0000]{0,200}?[ \\t](?:--body(?:=|[ \\t]+)|-b[ \\t]*)((?:${Q})?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['ldap'],
+    `ldap(?:search|modify|add|delete|whoami|passwd|compare|exop|modrdn)\\b[^\\n\\u0000]{0,300}?[ \\t]-w[ \\t]*(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['net user '],
+    `${ci('net')}[ \\t]+${ci('user')}[ \\t]+(?:"[^"\\n\\u0000]{1,64}"|[^\\s/"'\\u0000]{1,64})[ \\t]+(["']?)([^\\s/"'*\\\\\\u0000][^\\s"'\\\\\\u0000]{3,200})\\1(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
+    { group: 2, entropy: 1.5, values: true },
   ),
 ];

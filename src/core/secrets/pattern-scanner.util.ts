@@ -727,6 +727,8 @@ export function acceptAssignedValue(raw: string, quoted: boolean): boolean {
   const value = raw.trim();
   if (value.length < 6 || isPlaceholder(value)) return false;
   if (value.includes(' ') && !quoted) return false;
+  // A relative or home path (`--from-file=password=./db-password.txt`) names where a secret is.
+  if (!quoted && /^(?:\.{1,2}|~)\/[\w./-]*$/.test(value)) return false;
   // Unquoted pure words are prose or identifiers ("token: required"), not credentials; random
   // mixed-case letters (a 16-letter API secret) are not words.
   if (!quoted && /^[A-Za-z_-]+$/.test(value) && !randomLetters(value)) return false;

@@ -71,3 +71,58 @@ describe('syntax rules of the fourth pass', () => {
     expect(scanText('token: ProductionConfigValue')).toEqual([]);
   });
 });
+
+describe('shapes of the fifth pass', () => {
+  const armour = (label: string, end = false): string =>
+    ['-----', end ? 'EN' : 'BEG', end ? 'D ' : 'IN ', label, '-----'].join('');
+
+  it('masks the body lines of a private key split into strings, not a public key split the same way', () => {
+    const body = [randomWord(64), randomWord(64), randomWord(40) + '=='];
+    const label = ['PRIVATE', 'KEY'].join(' ');
+    const asArray = JSON.stringify([armour(label), ...body, armour(label, true)], null, 2);
+    const out = scrubText(asArray, ctx).value;
+    for (const line of body) expect(out).not.toContain(line);
+    const joined = [armour(label), ...body, armour(label, true)].map((l) => `  "${l}\\n" +`).join('\n');
+    expect(masked(joined, body[1]!)).toBe(true);
+    const pub = JSON.stringify([armour('PUBLIC KEY'), ...body, armour('PUBLIC KEY', true)]);
+    expect(scanText(pub)).toEqual([]);
+  });
+
+  it('masks heredocs, triple-quoted strings and lists under a secret name, not their look-alikes', () => {
+    const s = randomWord(20) + '42';
+    expect(masked(`password = <<EOT\n${s}\nEOT`, s)).toBe(true);
+    expect(masked(`API_TOKEN = """\n${s}\n"""`, s)).toBe(true);
+    expect(masked(`{"api_keys":["${s}","${randomWord(20)}9"]}`, s)).toBe(true);
+    expect(masked(`tokens:\n  - ${s}\nregion: eu`, s)).toBe(true);
+    expect(scanText('description = <<EOT\nDeploys the web tier.\nEOT')).toEqual([]);
+    expect(scanText(JSON.stringify({ secret_names: ['DB_PASSWORD', 'API_TOKEN'] }))).toEqual([]);
+  });
+
+  it('masks constructor passwords, prose and CLI forms, not a prompt flag or a path', () => {
+    const s = randomWord(12) + '07';
+    expect(masked(`new NetworkCredential("deploy", "${s}");`, s)).toBe(true);
+    expect(masked(`login admin, pwd ${s} for now`, s)).toBe(true);
+    expect(masked(`The staging password is "${s}".`, s)).toBe(true);
+    expect(masked(`creds: admin / ${s}`, s)).toBe(true);
+    expect(masked(`ldapsearch -x -D cn=admin -w ${s} -b dc=x`, s)).toBe(true);
+    expect(masked(`net user svc ${s} /add`, s)).toBe(true);
+    expect(masked(`gh secret set TOKEN --body "${s}"`, s)).toBe(true);
+    expect(scanText('ldapsearch -x -D cn=admin -W -b dc=x')).toEqual([]);
+    expect(scanText('run `pwd` to print the working directory')).toEqual([]);
+    expect(scanText('kubectl create secret generic db --from-file=password=./db-password.txt')).toEqual([]);
+  });
+
+  it('masks the newer provider prefixes', () => {
+    for (const p of [
+      ['cf', 'ut_'],
+      ['cf', 'k_'],
+      ['vc', 'i_'],
+      ['ph', 'x_'],
+    ]) {
+      const t = p.join('') + randomWord(44);
+      expect(masked(`value ${t}`, t)).toBe(true);
+    }
+    const es = ['es', 'su_'].join('') + randomWord(60);
+    expect(masked(`key ${es}`, es)).toBe(true);
+  });
+});
