@@ -1,12 +1,12 @@
 // Writes gitea/tool-vectors.minilm.json: the sentence encoder's vector of every operation of the
 // bundled spec (the text discovery search embeds, src/core/catalogue/semantic-search.ts), so the
 // service's first search loads only the model and embeds only the task. Run after the spec or
-// operationText changes: `npm run embeddings:generate`; test/unit/catalogue/semantic-search.test.ts
+// operationTexts changes: `npm run embeddings:generate`; test/unit/catalogue/semantic-search.test.ts
 // fails until then.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalogue } from '../src/core/catalogue/tool-catalogue';
-import { operationText } from '../src/core/catalogue/semantic-search';
+import { operationTexts } from '../src/core/catalogue/semantic-search';
 import { loadBundledSpec } from '../src/infra/gitea/spec-source';
 import {
   quantise,
@@ -18,7 +18,7 @@ import {
 
 async function main() {
   const operations = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1 }).operations;
-  const texts = [...new Set(operations.map(operationText))].sort();
+  const texts = [...new Set(operations.flatMap(operationTexts))].sort();
   const encoder = new MiniLmEncoder(null);
   const vectors = await encoder.embed(texts);
   const file: ToolVectorFile = {

@@ -220,7 +220,7 @@ function scopeOf(route: string): Scope {
 }
 
 // How well an operation's action serves the task's action: the opposite action is pushed far down.
-const FIT: Record<TaskAction, Record<Action, number>> = {
+export const FIT: Record<TaskAction, Record<Action, number>> = {
   set: { update: 1.5, create: 1.4, read: 0.5, list: 0.5, delete: 0.3 },
   create: { create: 1.6, update: 0.85, read: 0.5, list: 0.5, delete: 0.25 },
   delete: { delete: 1.7, update: 0.55, create: 0.3, read: 0.45, list: 0.45 },
@@ -500,10 +500,21 @@ export class CatalogueSearch {
     return { known, byLength };
   }
 
-  search(query: string, limit = 8, allowed?: (op: CatalogueOperation) => boolean): SearchHit[] {
+  /**
+   * What the task asks for, as the ranking reads it: the typo-corrected query, its expanded terms,
+   * the action (with the defaults: a plural asks for a list, no verb asks to see something), and
+   * the thing acted on and a second one.
+   */
+  understand(query: string): {
+    query: string;
+    intent: QueryIntent;
+    action: TaskAction;
+    object: string | null;
+    second: string | null;
+  } {
     query = this.correctTypos(query);
     const intent = CatalogueSearch.expand(query);
-    const { terms, current, scope } = intent;
+    const { terms } = intent;
     // The task's thing is a thing some operation acts on: "remove spam ticket 14" is about the issue.
     const things = intent.nouns.filter((n) => this.objects.has(n));
     // "change the description of acme/api": with no other thing named, owner/repo is the thing.
@@ -528,6 +539,12 @@ export class CatalogueSearch {
     )
       action = 'read';
     if (!action) action = intent.plural ? 'list' : 'read';
+    return { query, intent, action, object, second };
+  }
+
+  search(query: string, limit = 8, allowed?: (op: CatalogueOperation) => boolean): SearchHit[] {
+    const { intent, action, object, second } = this.understand(query);
+    const { terms, current, scope } = intent;
     if (!terms.size) return [];
     // Only words the catalogue knows count towards "how much of the task matched".
     let known = 0;

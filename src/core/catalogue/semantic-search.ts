@@ -1,8 +1,10 @@
 // Discovery search that also ranks by meaning. The lexical ranker (discovery-search.ts) finds an
 // operation only through words it shares with the task; people often ask in other words ("bookmark
 // this project" for starring). A sentence encoder maps the task and every operation's description
-// to vectors, and the two rankings are fused: the lexical score (scaled to the best hit) plus the
-// cosine similarity times MEANING_WEIGHT. The encoder is a port: the model lives in src/infra.
+// to vectors, and the two rankings are fused: the square root of the lexical score (scaled to the
+// best hit) plus MEANING_WEIGHT times the best cosine similarity between the task and the
+// operation's texts (its description, its summary, its operationId and its route read as phrases).
+// The encoder is a port: the model lives in src/infra.
 import type { CatalogueOperation } from './tool-catalogue';
 import { CatalogueSearch, splitWords, type SearchHit } from './discovery-search';
 
@@ -15,12 +17,40 @@ export interface SentenceEncoder {
 
 /**
  * How much the cosine similarity counts next to the lexical score scaled to 1. Fitted on the
- * tuning lists and the blind set's half A (plateau from 1.3 to 2; half B only measured).
+ * tuning lists and the blind set's half A (half B only measured).
  */
-export const MEANING_WEIGHT = 1.6;
+export const MEANING_WEIGHT = 2.4;
+/**
+ * The lexical score scaled to the best hit is raised to this power: a hit with half the best word
+ * score still counts 0.7, so the words pick the candidates and the meaning decides among them.
+ */
+const LEXICAL_POWER = 0.5;
 /** How many lexical hits take part in the fusion (the lexical ranker's own cap). */
 const LEXICAL_DEPTH = 50;
 const DESCRIPTION_CHARS = 200;
+
+/** Gitea's short words, as a sentence says them. */
+const LONG_FORM: Record<string, string> = {
+  repo: 'repository',
+  repos: 'repositories',
+  org: 'organization',
+  orgs: 'organizations',
+  pull: 'pull request',
+  pulls: 'pull requests',
+  hook: 'webhook',
+  hooks: 'webhooks',
+  notify: 'notification',
+  ref: 'reference',
+  refs: 'references',
+};
+const longForm = (w: string) => LONG_FORM[w] ?? w;
+const METHOD_VERB: Record<string, string> = {
+  GET: 'get',
+  POST: 'create',
+  PUT: 'set',
+  PATCH: 'edit',
+  DELETE: 'delete',
+};
 
 /** What the encoder reads for an operation: summary, operationId words, tags, start of the description. */
 export function operationText(op: CatalogueOperation): string {
@@ -28,14 +58,54 @@ export function operationText(op: CatalogueOperation): string {
   return `${op.summary}. ${splitWords(op.operationId).join(' ')}. ${op.tags.join(' ')} ${description}`.trim();
 }
 
-/** The task as the encoder reads it: `owner/repo` is "the repository", quoted names and messages go. */
+/**
+ * Every text the encoder reads for an operation; a task is as close to it as to the closest one.
+ * The description text, the summary with Gitea's short words spelt out, the operationId as a
+ * phrase ("repository list pinned pull requests") and the method and route as one ("delete
+ * repositories branch protections").
+ */
+export function operationTexts(op: CatalogueOperation): string[] {
+  const summary = op.summary.replace(/\b(repo|repos|org|orgs)\b/g, (w) => LONG_FORM[w]!);
+  const idPhrase = splitWords(op.operationId).map(longForm).join(' ');
+  const routeWords = op.route
+    .split('/')
+    .filter((s) => s && !s.startsWith('{'))
+    .flatMap((s) => s.split(/[_-]/))
+    .map(longForm);
+  const routePhrase = `${METHOD_VERB[op.method] ?? op.method.toLowerCase()} ${routeWords.join(' ')}`;
+  return [...new Set([operationText(op), summary, idPhrase, routePhrase].filter(Boolean))];
+}
+
+/** Jargon in tasks, spelt out as the operations' texts say it. */
+const JARGON: Array<[RegExp, string]> = [
+  [/\b(prs|mrs)\b/gi, 'pull requests'],
+  [/\b(pr|mr)\b/gi, 'pull request'],
+  [/\bmerge requests\b/gi, 'pull requests'],
+  [/\bmerge request\b/gi, 'pull request'],
+  [/\btickets\b/gi, 'issues'],
+  [/\bticket\b/gi, 'issue'],
+  [/\brepos\b/gi, 'repositories'],
+  [/\brepo\b/gi, 'repository'],
+  [/\borgs\b/gi, 'organizations'],
+  [/\borg\b/gi, 'organization'],
+  [/\bPATs?\b/g, 'access token'],
+  [/\bCI secrets?\b/gi, 'actions secret'],
+  [/\bpipelines?\b/gi, 'workflow run'],
+  [/\btarball\b/gi, 'archive'],
+];
+
+/**
+ * The task as the encoder reads it: `owner/repo` is "the repository", quoted names and messages go,
+ * jargon (PR, MR, ticket, repo, org, PAT, CI secret, pipeline, tarball) is spelt out.
+ */
 export function queryText(query: string): string {
-  return query
+  let text = query
     .slice(0, 500)
     .replace(/(^|\s)[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+/g, '$1the repository')
     .replace(/(^|[\s(=])(['"`“‘])[^'"`”’]*['"`”’](?=[\s.,;:!?)]|$)/g, '$1')
-    .replace(/#(\d+)/g, 'number $1')
-    .trim();
+    .replace(/#(\d+)/g, 'number $1');
+  for (const [re, to] of JARGON) text = text.replace(re, to);
+  return text.trim();
 }
 
 function normalise(v: Float32Array): Float32Array {
@@ -60,7 +130,7 @@ function dot(a: Float32Array, b: Float32Array): number {
  * the search warns once and stays lexical.
  */
 export class FusedSearch {
-  private vectors: Promise<Float32Array[]> | null = null;
+  private vectors: Promise<Float32Array[][]> | null = null;
   private failed = false;
 
   constructor(
@@ -70,9 +140,14 @@ export class FusedSearch {
     private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
-  /** The operations' vectors, in catalogue order (computed once). */
-  private operationVectors(): Promise<Float32Array[]> {
-    this.vectors ??= this.encoder.embed(this.operations.map(operationText)).then((vs) => vs.map(normalise));
+  /** The vectors of each operation's texts, in catalogue order (computed once). */
+  private operationVectors(): Promise<Float32Array[][]> {
+    this.vectors ??= (async () => {
+      const texts = this.operations.map(operationTexts);
+      const flat = (await this.encoder.embed(texts.flat())).map(normalise);
+      let at = 0;
+      return texts.map((t) => flat.slice(at, (at += t.length)));
+    })();
     return this.vectors;
   }
 
@@ -84,7 +159,7 @@ export class FusedSearch {
     const lexicalHits = this.lexical.search(query, LEXICAL_DEPTH, allowed);
     const cut = Math.max(1, Math.min(limit, 50));
     if (this.failed) return lexicalHits.slice(0, cut);
-    let docs: Float32Array[];
+    let docs: Float32Array[][];
     let q: Float32Array;
     try {
       const text = queryText(query);
@@ -103,7 +178,10 @@ export class FusedSearch {
     const scored: Array<{ op: CatalogueOperation; score: number }> = [];
     this.operations.forEach((op, i) => {
       if (allowed && !allowed(op)) return;
-      const score = (lexicalScore.get(op.operationId) ?? 0) / best + MEANING_WEIGHT * dot(docs[i]!, q);
+      let meaning = -1;
+      for (const v of docs[i]!) meaning = Math.max(meaning, dot(v, q));
+      const words = ((lexicalScore.get(op.operationId) ?? 0) / best) ** LEXICAL_POWER;
+      const score = words + MEANING_WEIGHT * meaning;
       scored.push({ op, score });
     });
     scored.sort((a, b) => b.score - a.score || a.op.operationId.localeCompare(b.op.operationId));

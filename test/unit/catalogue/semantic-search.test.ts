@@ -10,7 +10,7 @@ import { CatalogueSearch, type DiscoveryTask } from '../../../src/core/catalogue
 import {
   FusedSearch,
   measureRankerAccuracy,
-  operationText,
+  operationTexts,
   queryText,
   type SentenceEncoder,
 } from '../../../src/core/catalogue/semantic-search';
@@ -57,7 +57,7 @@ describe('FusedSearch (words and meaning)', () => {
     expect(path).not.toBeNull();
     const file = JSON.parse(readFileSync(path!, 'utf8')) as ToolVectorFile;
     expect(file.model).toBe(encoder.model);
-    const keys = new Set(operations.map((op) => textKey(operationText(op))));
+    const keys = new Set(operations.flatMap((op) => operationTexts(op).map(textKey)));
     expect(new Set(Object.keys(file.vectors))).toEqual(keys);
   });
 
@@ -91,8 +91,8 @@ describe('FusedSearch (words and meaning)', () => {
   });
 
   // Half B of the blind set (odd positions) is never looked at while tuning; MEANING_WEIGHT was
-  // chosen on the other lists and half A. Measured: words only 71.4 / 83.6 %, fused 73.1 / 87.7 %
-  // (with USE lite before it: 73.1 / 84.9 %).
+  // chosen on the other lists and half A. Measured: words only 71.4 / 83.6 %, fused 77.2 / 90.0 %
+  // (one text per operation before: 73.1 / 87.7 %; with USE lite: 73.1 / 84.9 %).
   it('ranks blind half B better than the words alone, top-1 and top-3', async () => {
     const halfB = (blind as DiscoveryTask[]).filter((_, i) => i % 2 === 1);
     const fused = new FusedSearch(lexical, operations, await batchedEncoder(halfB));
@@ -101,8 +101,8 @@ describe('FusedSearch (words and meaning)', () => {
     const fused1 = await measureRankerAccuracy(fused, halfB, 1);
     const fused3 = await measureRankerAccuracy(fused, halfB, 3);
     expect(halfB.length).toBe(391);
-    expect(fused1.hits).toBeGreaterThan(words1.hits + 3);
-    expect(fused3.hits).toBeGreaterThan(words3.hits + 8);
+    expect(fused1.hits).toBeGreaterThan(words1.hits + 15);
+    expect(fused3.hits).toBeGreaterThan(words3.hits + 15);
   }, 300_000);
 
   it('stays lexical, and says so once, when the encoder fails', async () => {
