@@ -2,9 +2,9 @@
 // operation only through words it shares with the task; people often ask in other words ("bookmark
 // this project" for starring). A sentence encoder maps the task and every operation's description
 // to vectors, and the two rankings are fused: the square root of the lexical score (scaled to the
-// best hit) plus MEANING_WEIGHT times the best cosine similarity between the task and the
-// operation's texts (its description, its summary, its operationId and its route read as phrases).
-// The encoder is a port: the model lives in src/infra.
+// best hit) plus MEANING_WEIGHT times the cosine similarity between the task and the operation's
+// texts (its description, its summary, its operationId and its route read as phrases; 0.8 the
+// best of them, 0.2 their average). The encoder is a port: the model lives in src/infra.
 import type { CatalogueOperation } from './tool-catalogue';
 import { CatalogueSearch, splitWords, type SearchHit } from './discovery-search';
 
@@ -25,6 +25,8 @@ export const MEANING_WEIGHT = 2.4;
  * score still counts 0.7, so the words pick the candidates and the meaning decides among them.
  */
 const LEXICAL_POWER = 0.5;
+/** How much the average similarity over an operation's texts counts beside the best one. */
+const MEAN_SHARE = 0.2;
 /** How many lexical hits take part in the fusion (the lexical ranker's own cap). */
 const LEXICAL_DEPTH = 50;
 const DESCRIPTION_CHARS = 200;
@@ -108,6 +110,21 @@ export function queryText(query: string): string {
   return text.trim();
 }
 
+/**
+ * How close a task is to an operation: mostly the closest of its texts, a little the average of
+ * them (an operation whose every text is near the task is a safer match than one lucky phrase).
+ */
+function similarity(texts: Float32Array[], q: Float32Array): number {
+  let max = -1;
+  let sum = 0;
+  for (const v of texts) {
+    const d = dot(v, q);
+    sum += d;
+    if (d > max) max = d;
+  }
+  return (1 - MEAN_SHARE) * max + (MEAN_SHARE * sum) / Math.max(1, texts.length);
+}
+
 function normalise(v: Float32Array): Float32Array {
   let n = 0;
   for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
@@ -178,8 +195,7 @@ export class FusedSearch {
     const scored: Array<{ op: CatalogueOperation; score: number }> = [];
     this.operations.forEach((op, i) => {
       if (allowed && !allowed(op)) return;
-      let meaning = -1;
-      for (const v of docs[i]!) meaning = Math.max(meaning, dot(v, q));
+      const meaning = similarity(docs[i]!, q);
       const words = ((lexicalScore.get(op.operationId) ?? 0) / best) ** LEXICAL_POWER;
       const score = words + MEANING_WEIGHT * meaning;
       scored.push({ op, score });
