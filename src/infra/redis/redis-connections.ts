@@ -82,12 +82,7 @@ export class RedisConnections {
    * duplicate() makes of it (BullMQ's blocking connection), for owners that drop their own clients.
    * Error events are always listened to, so an unreachable Redis is never an unhandled error.
    */
-  client(
-    purpose: string,
-    profile: RedisProfile,
-    track?: (client: Redis) => void,
-    { autoPipelining = false }: { autoPipelining?: boolean } = {},
-  ): Redis {
+  client(purpose: string, profile: RedisProfile, track?: (client: Redis) => void): Redis {
     if (this.closed) throw new Error('Redis connections are closed');
     if (!/^[\w.:-]+$/.test(purpose)) throw new Error(`Redis client purpose "${purpose}" is not a name`);
     const register = (client: Redis): void => {
@@ -97,14 +92,7 @@ export class RedisConnections {
       track?.(client);
     };
     // CLIENT LIST on the server names what each connection is for.
-    // autoPipelining: the commands issued during one turn of the event loop leave in one write (one
-    // reply read), in order; for the per-request lookups of the hot path (session revocations).
-    const options = {
-      ...this.sharedOptions(),
-      ...PROFILES[profile],
-      connectionName: `aegis:${purpose}`,
-      ...(autoPipelining ? { enableAutoPipelining: true } : {}),
-    };
+    const options = { ...this.sharedOptions(), ...PROFILES[profile], connectionName: `aegis:${purpose}` };
     return new TrackedRedis(this.url, options, register);
   }
 

@@ -82,11 +82,9 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
         if (!config.storage.redisUrl) return new MemorySessionRevocations();
         // Ended sessions must be seen by every replica: never a silent per-replica fallback.
         if (!redis) throw new Error('REDIS_URL is set but no Redis connections are provided (RedisModule)');
-        // Failures are reported per use (the store fails open with a warning). Every legacy request
-        // asks it once: the lookups of one event-loop turn share a write (auto-pipelining).
-        return new RedisSessionRevocations(
-          redis.client('mcp-session-revocations', 'command', undefined, { autoPipelining: true }),
-          (message) => logger.warn({ component: 'mcp' }, message),
+        // Failures are reported per use (the store fails open with a warning).
+        return new RedisSessionRevocations(redis.client('mcp-session-revocations', 'command'), (message) =>
+          logger.warn({ component: 'mcp' }, message),
         );
       },
     },

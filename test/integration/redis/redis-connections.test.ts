@@ -49,22 +49,6 @@ withRedis('RedisConnections (the one factory)', () => {
     expect(() => connections.client('late', 'command')).toThrow(/closed/);
   });
 
-  it('auto-pipelines only the clients that ask for it, with the same answers in order', async () => {
-    const connections = new RedisConnections(REDIS_URL!);
-    const plain = connections.client('test-plain', 'command');
-    const piped = connections.client('test-piped', 'command', undefined, { autoPipelining: true });
-    expect(plain.options.enableAutoPipelining).toBe(false);
-    expect(piped.options).toMatchObject({ enableAutoPipelining: true, maxRetriesPerRequest: 1 });
-    const key = `aegis:test:autopipe:${Date.now()}`;
-    await piped.set(key, '1', 'EX', 30);
-    // Issued in one turn of the event loop: they leave together and each gets its own answer.
-    const answers = await Promise.all([piped.exists(key), piped.exists(`${key}:none`), piped.exists(key)]);
-    expect(answers).toEqual([1, 0, 1]);
-    expect(piped.autoPipelineQueueSize).toBe(0);
-    await piped.del(key);
-    await connections.close();
-  });
-
   it('refuses a purpose that is not a connection name', () => {
     const connections = new RedisConnections(REDIS_URL!);
     expect(() => connections.client('has a space', 'command')).toThrow(/not a name/);
