@@ -14,7 +14,7 @@ WORKDIR /src
 COPY package.json package-lock.json .npmrc prisma.config.ts ./
 COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/pglite-template.mjs scripts/
 COPY prisma ./prisma
-RUN npm ci --no-audit --no-fund
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY gitea ./gitea
 COPY src ./src
@@ -29,7 +29,7 @@ FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY scripts/prisma-generate.mjs scripts/console-build.mjs scripts/
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \

@@ -115,7 +115,7 @@ try {
   run('git', ['clone', '--quiet', '--no-hardlinks', ROOT, clone]);
 
   step(`npm ci --omit=dev (node ${run(NODE, ['--version']).trim()})`);
-  const npmEnv = { ...process.env, PATH: `${dirname(NODE)}:${process.env.PATH}`, npm_config_update_notifier: 'false' };
+  const npmEnv = { ...process.env, PATH: `${dirname(NODE)}:${process.env.PATH}`, npm_config_update_notifier: 'false', ONNXRUNTIME_NODE_INSTALL: 'skip' };
   run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: clone, env: npmEnv });
   // (typescript and the prisma CLI are peer dependencies of @prisma/client, so they stay.)
   for (const devOnly of ['jest', 'ts-jest', '@nestjs/cli', 'eslint', 'supertest']) {
