@@ -299,9 +299,19 @@ function scanEncodedBlobs(text: string, out: Array<PatternMatch & { prio: number
       if (c >= 128 || table[c] === 0) break;
       runEnd++;
     }
-    probe = runEnd + MIN_BLOB;
-    if (runEnd - runStart < MIN_BLOB || runEnd - runStart > MAX_BLOB || !printableStart(text, runStart))
+    if (runEnd - runStart > MAX_BLOB) {
+      // Too long to decode: skip to the run's end, so no later probe reads it back again (a
+      // megabyte of one base64 run cost a 64 K look back per probe, quadratic).
+      while (runEnd < n) {
+        c = text.charCodeAt(runEnd);
+        if (c >= 128 || table[c] === 0) break;
+        runEnd++;
+      }
+      probe = runEnd + MIN_BLOB;
       continue;
+    }
+    probe = runEnd + MIN_BLOB;
+    if (runEnd - runStart < MIN_BLOB || !printableStart(text, runStart)) continue;
     let end = runEnd;
     while (end < n && end - runEnd < 2 && text.charCodeAt(end) === 61) end++; // '=' padding
     const decoded = decodeBlob(text.slice(runStart, end));
