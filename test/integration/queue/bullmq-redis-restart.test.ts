@@ -105,6 +105,9 @@ suite('BullJobQueue with its Redis killed and restarted', () => {
     hung._getNextJob = () => new Promise(() => undefined);
     await q.add('work', 1, { jobId: 'last-fetched' });
     await waitUntil(() => seen.length === 2, 8_000, 'the job of the fetch in flight');
+    // Let that job finish first: BullMQ's completion step can fetch the next waiting job itself,
+    // which would hand a, b and c to the hung worker by another road (seen under load).
+    await waitUntil(async () => (await q.counts('work')).active === 0, 8_000, 'the job in flight done');
     for (const id of ['a', 'b', 'c']) await q.add('work', 1, { jobId: id });
     await sleep(500);
     expect(seen).toHaveLength(2);
