@@ -72,7 +72,7 @@ export async function runAuditExport(
   try {
     await database.migrate();
     if (args.format === 'csv') await write(sink, csvHeader());
-    for await (const record of new AuditRecordRepository(database.prisma).stream(query)) {
+    for await (const record of new AuditRecordRepository(database.sql).stream(query)) {
       await write(sink, serialiseRecord(record, args.format));
       count += 1;
     }

@@ -24,7 +24,7 @@ export async function runAuditVerify(env: NodeJS.ProcessEnv, out: Out, err: Out)
   });
   try {
     await database.migrate();
-    const result = await new AuditRecordRepository(database.prisma).verify();
+    const result = await new AuditRecordRepository(database.sql).verify();
     const summary = `checked ${result.checked} record(s) from seq ${result.anchor.seq + 1n}; head seq ${result.head.seq} hash ${result.head.hash}`;
     if (result.ok) {
       out.write(`audit chain OK: ${summary}\n`);

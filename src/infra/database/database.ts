@@ -10,6 +10,7 @@ import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { PrismaClient } from '../../generated/prisma/client';
 import { migrate, type MigrationResult } from './migrator';
 import { preparePgliteDataDir } from './pglite-data-dir';
+import { pgliteRawSql, postgresRawSql, type RawSql } from './raw-sql';
 import { pgliteConnection, postgresConnection } from './sql-connection';
 
 export const IN_MEMORY_DATA_DIR = 'memory://';
@@ -27,6 +28,8 @@ export type MigrateOptions = { log?: (message: string) => void; migrationsDir?: 
 export type Database = {
   readonly kind: 'postgres' | 'pglite';
   readonly prisma: PrismaClient;
+  /** Raw SQL on the driver, without Prisma (the audit trail: raw-sql.ts says why). */
+  readonly sql: RawSql;
   /** Applies pending migrations (idempotent, safe to run from several replicas at once). */
   migrate(options?: MigrateOptions): Promise<MigrationResult>;
   /** Throws unless the database answers. */
@@ -40,11 +43,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(databaseUrl: string, migrationsDir?: string): Promise<Database> {
-  const { PrismaPg } = await import('@prisma/adapter-pg');
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+  const [{ PrismaPg }, { Pool }] = await Promise.all([import('@prisma/adapter-pg'), import('pg')]);
+  // One pool for Prisma and the raw SQL of the audit trail (Prisma does not end a pool it was given).
+  const pool = new Pool({ connectionString: databaseUrl });
+  pool.on('error', () => undefined); // an idle connection that breaks is dropped; the next query reconnects
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: 'postgres',
     prisma,
+    sql: postgresRawSql(pool),
     async migrate(options = {}) {
       // A dedicated session: the advisory lock must be held by one connection throughout.
       const connection = await postgresConnection(databaseUrl);
@@ -59,6 +66,7 @@ async function openPostgres(databaseUrl: string, migrationsDir?: string): Promis
     },
     async close() {
       await prisma.$disconnect();
+      await pool.end();
     },
   };
 }
@@ -108,6 +116,7 @@ async function openPglite(dataDir: string, migrationsDir?: string): Promise<Data
   return {
     kind: 'pglite',
     prisma,
+    sql: pgliteRawSql(pglite),
     migrate: (options = {}) => migrate(pgliteConnection(pglite), { migrationsDir, ...options }),
     async ping() {
       await pglite.query('SELECT 1');

@@ -8,7 +8,9 @@ import type { ToolExecutor } from '../../core/executor/tool-executor';
 import type { ToolService } from '../../core/executor/tool-service';
 import { MemoryQuotaCounter, type QuotaCounter } from '../../core/policy/quota';
 import type { AuditSink, PolicyProvider } from '../../core/ports';
-import { OrgPolicyRepository, type PolicyDb } from '../../infra/policy/org-policy.repository';
+import { OrgPolicyRepository } from '../../infra/policy/org-policy.repository';
+import { DATABASE } from '../../infra/database/database.module';
+import type { Database } from '../../infra/database/database';
 import { PolicyCache } from '../../infra/policy/policy-cache';
 import type { RedisConnections } from '../../infra/redis/redis-connections';
 import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
@@ -57,9 +59,10 @@ export const OWNER_CHECK_CACHE_MS = 30_000;
   controllers: [AdminController],
   providers: [
     {
+      // Raw SQL on the driver, not Prisma: read on the call path (infra/database/raw-sql.ts).
       provide: ORG_POLICY_REPOSITORY,
-      inject: [PRISMA],
-      useFactory: (prisma: PolicyDb) => new OrgPolicyRepository(prisma),
+      inject: [DATABASE],
+      useFactory: (database: Database) => new OrgPolicyRepository(database.sql),
     },
     {
       provide: POLICY_SOURCE,

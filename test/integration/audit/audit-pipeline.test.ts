@@ -72,7 +72,7 @@ describeEachAuditDatabase('audit pipeline', (target) => {
   const queueName = redisUrl ? 'BullMQ on Redis' : 'the in-process queue';
 
   it(`N calls through ${queueName} give exactly N records with the right fields and no secret`, async () => {
-    const harness = buildPipeline(db.prisma, redisUrl);
+    const harness = buildPipeline(db.sql, redisUrl);
     try {
       const entries = Array.from({ length: 250 }, (_, i) => call(i));
       const started = process.hrtime.bigint();
@@ -124,7 +124,7 @@ describeEachAuditDatabase('audit pipeline', (target) => {
     async () => {
       const redis = new OwnRedis(await freePort());
       await redis.start();
-      const harness = buildPipeline(db.prisma, redis.url, 10);
+      const harness = buildPipeline(db.sql, redis.url, 10);
       const entries: AuditEntry[] = [];
       try {
         for (let i = 0; i < 150; i += 1) {
@@ -196,7 +196,7 @@ pgFault('audit pipeline with PostgreSQL unavailable for a while', () => {
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     const proxied = await openDatabase({ databaseUrl: viaProxy.toString(), dataDir: 'memory://' });
-    const harness = buildPipeline(proxied.prisma, TEST_REDIS_URL, 10);
+    const harness = buildPipeline(proxied.sql, TEST_REDIS_URL, 10);
     const entries: AuditEntry[] = [];
     try {
       for (let i = 0; i < 120; i += 1) {
@@ -207,7 +207,7 @@ pgFault('audit pipeline with PostgreSQL unavailable for a while', () => {
         harness.pipeline.record(entry);
         if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 40));
       }
-      const repo = new AuditRecordRepository(direct.prisma);
+      const repo = new AuditRecordRepository(direct.sql);
       await waitFor(
         async () => (await repo.count()) === entries.length,
         60_000,
@@ -240,7 +240,7 @@ describe('audit:verify and audit:export CLIs', () => {
       return db;
     };
     let db = await open();
-    await new AuditRecordRepository(db.prisma).appendBatch(
+    await new AuditRecordRepository(db.sql).appendBatch(
       Array.from({ length: 5 }, (_, i) => prepareAuditFields(call(i)).fields),
     );
     await db.close();

@@ -17,7 +17,7 @@ describeEachAuditDatabase('audit chain repository', (target) => {
 
   beforeAll(async () => {
     db = await target.open();
-    repo = new AuditRecordRepository(db.prisma);
+    repo = new AuditRecordRepository(db.sql);
   }, 60_000);
   afterAll(async () => {
     await db?.dispose();
@@ -60,7 +60,7 @@ describeEachAuditDatabase('audit chain repository', (target) => {
     const other: Database | null = db.url
       ? await openDatabase({ databaseUrl: db.url, dataDir: 'memory://' })
       : null;
-    const repos = [repo, other ? new AuditRecordRepository(other.prisma) : repo];
+    const repos = [repo, other ? new AuditRecordRepository(other.sql) : repo];
     try {
       await Promise.all(Array.from({ length: 12 }, (_, i) => repos[i % 2]!.appendBatch(fields(25))));
       expect(await repo.count()).toBe(300);
@@ -72,7 +72,7 @@ describeEachAuditDatabase('audit chain repository', (target) => {
 
   it('writes a batch in one statement once the head is known, with no transaction', async () => {
     const calls: string[] = [];
-    const counted: AuditDb['prisma'] = new Proxy(db.prisma, {
+    const counted: AuditDb['sql'] = new Proxy(db.sql, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (typeof value !== 'function') return value;

@@ -11,7 +11,7 @@ describeEachDatabase('org policy store', (target) => {
   beforeAll(async () => {
     db = await target.open();
     await db.migrate();
-    repo = new OrgPolicyRepository(db.prisma as unknown as PolicyDb);
+    repo = new OrgPolicyRepository(db.sql satisfies PolicyDb); // what the service uses
   }, 60_000);
   afterAll(async () => {
     await db?.dispose();
