@@ -11,7 +11,7 @@ import { loadBundledSpec } from '../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../src/core/catalogue/tool-catalogue';
 import { CatalogueSearch, type DiscoveryTask } from '../../src/core/catalogue/discovery-search';
 import { FusedSearch, measureRankerAccuracy } from '../../src/core/catalogue/semantic-search';
-import { MINILM_MODEL, MiniLmEncoder } from '../../src/infra/embeddings/minilm-encoder';
+import { encoderWords, MINILM_MODEL, MiniLmEncoder } from '../../src/infra/embeddings/minilm-encoder';
 import { GlobalPolicyProvider } from '../../src/core/policy/global-policy';
 import * as secrets from '../../src/core/secrets';
 import { createToolService } from '../../src/core/executor/tool-executor';
@@ -163,6 +163,7 @@ function service(mode: 'full' | 'discovery') {
       scrubber,
       // The service's default (DISCOVERY_EMBEDDINGS=on), one model for every bench service.
       sentenceEncoder: ENCODER,
+      knownWords: encoderWords,
     },
   );
 }
@@ -371,7 +372,7 @@ function cpuMs(u: NodeJS.CpuUsage): number {
 
 export async function searchFigures() {
   const operations = buildCatalogue(loadBundledSpec(), { maxBinaryBytes: 1 }).operations;
-  const search = new CatalogueSearch(operations);
+  const search = new CatalogueSearch(operations, { knownWords: encoderWords });
   // The service's default ranker: words fused with meaning (DISCOVERY_EMBEDDINGS=on). What its first
   // search costs (the model loads then) is measured here, in this process.
   const rss0 = process.memoryUsage().rss;

@@ -273,6 +273,14 @@ const ACTION_METHOD: Record<TaskAction, string> = {
   delete: 'DELETE',
 };
 
+export type CatalogueSearchOptions = {
+  /**
+   * Real words the typo corrector must never change, asked for on the first correction (the
+   * sentence encoder's WordPiece vocabulary: "main" is not a typo of "mail", nor "text" of "test").
+   */
+  knownWords?: () => ReadonlySet<string>;
+};
+
 export class CatalogueSearch {
   private readonly docs: Doc[];
   private readonly idf = new Map<string, number>();
@@ -281,7 +289,10 @@ export class CatalogueSearch {
   /** Inverse document frequency of Porter2 roots: the fallback match for other forms of a word. */
   private readonly rootIdf = new Map<string, number>();
 
-  constructor(operations: CatalogueOperation[]) {
+  constructor(
+    operations: CatalogueOperation[],
+    private readonly options: CatalogueSearchOptions = {},
+  ) {
     this.docs = operations.map((op) => {
       const pathWords = op.route
         .split('/')
@@ -468,17 +479,28 @@ export class CatalogueSearch {
   }
 
   /** Words the search knows: the catalogue's, the lexicon's and the stop words. */
-  private vocabulary: { known: Set<string>; byLength: Map<number, string[]> } | null = null;
+  private vocabulary: {
+    known: Set<string>;
+    byLength: Map<number, string[]>;
+    words: ReadonlySet<string>;
+  } | null = null;
 
   /**
    * A misspelt word ("mrege", "lsit", "delte") is read as the known word one edit away (a letter
    * added, dropped, changed, or two swapped); lexicon words first, then the most common catalogue word.
+   * A word of the language (`knownWords`) is never a typo, whatever catalogue word it is near.
    */
   correctTypos(query: string): string {
     const vocab = (this.vocabulary ??= this.buildVocabulary());
     return query.replace(/[A-Za-z]{4,}/g, (raw) => {
       const word = raw.toLowerCase();
-      if (vocab.known.has(word) || vocab.known.has(stem(word)) || this.rootIdf.has(rootOf(word))) return raw;
+      if (
+        vocab.known.has(word) ||
+        vocab.known.has(stem(word)) ||
+        this.rootIdf.has(rootOf(word)) ||
+        vocab.words.has(word)
+      )
+        return raw;
       for (const len of [word.length, word.length - 1, word.length + 1])
         for (const candidate of vocab.byLength.get(len) ?? [])
           if (oneEditApart(word, candidate)) return candidate;
@@ -497,7 +519,13 @@ export class CatalogueSearch {
       if (!list.includes(w)) list.push(w);
       byLength.set(w.length, list);
     }
-    return { known, byLength };
+    let words: ReadonlySet<string> = new Set();
+    try {
+      words = this.options.knownWords?.() ?? words;
+    } catch {
+      // No word list (its file is missing): the corrector falls back to the catalogue's words.
+    }
+    return { known, byLength, words };
   }
 
   /**

@@ -179,7 +179,7 @@ export class FusedSearch {
     let docs: Float32Array[][];
     let q: Float32Array;
     try {
-      const text = queryText(query);
+      const text = queryText(this.lexical.correctTypos(query));
       if (!text) return lexicalHits.slice(0, cut);
       [docs, q] = await Promise.all([
         this.operationVectors(),

@@ -134,7 +134,10 @@ export class ToolExecutor implements ToolService {
   ) {
     this.catalogue =
       'operations' in spec ? spec : buildCatalogue(spec, { maxBinaryBytes: options.tools.maxBinaryBytes });
-    this.search = new CatalogueSearch(this.catalogue.operations);
+    this.search = new CatalogueSearch(
+      this.catalogue.operations,
+      deps.knownWords ? { knownWords: deps.knownWords } : {},
+    );
     this.fused = deps.sentenceEncoder
       ? new FusedSearch(this.search, this.catalogue.operations, deps.sentenceEncoder, deps.warn)
       : null;

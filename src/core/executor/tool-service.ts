@@ -121,4 +121,6 @@ export type ToolServiceDeps = {
   warn?: (message: string) => void;
   /** Ranks gitea_search_tools by meaning too (fused with the lexical search); lexical only without it. */
   sentenceEncoder?: SentenceEncoder;
+  /** Real words the search's typo corrector never changes (read on the first search; the encoder's vocabulary). */
+  knownWords?: () => ReadonlySet<string>;
 };

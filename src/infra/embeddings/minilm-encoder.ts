@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SentenceEncoder } from '../../core/catalogue/semantic-search';
-import { WordPieceTokenizer } from './wordpiece';
+import { vocabularyWords, WordPieceTokenizer } from './wordpiece';
 
 export const MINILM_MODEL = 'all-MiniLM-L6-v2/int8-onnx/sha256:8199be6f699a';
 export const MODEL_DIR = join('models', 'all-minilm-l6-v2');
@@ -67,6 +67,20 @@ export function toolVectorsPath(): string | null {
 export function modelDirectory(): string | null {
   const file = findUp(join(MODEL_DIR, MODEL_FILE));
   return file ? dirname(file) : null;
+}
+
+let encoderWordSet: Set<string> | null = null;
+/**
+ * The model's vocabulary as whole words (about 20,000 of four letters or more), read once: the
+ * words discovery search's typo corrector must not change. Empty when the model files are missing.
+ */
+export function encoderWords(): ReadonlySet<string> {
+  if (encoderWordSet) return encoderWordSet;
+  const dir = modelDirectory();
+  encoderWordSet = dir
+    ? vocabularyWords(readFileSync(join(dir, 'vocab.txt'), 'utf8').split(/\r?\n/))
+    : new Set<string>();
+  return encoderWordSet;
 }
 
 type Ort = typeof import('onnxruntime-node');

@@ -122,3 +122,11 @@ export class WordPieceTokenizer {
     return out;
   }
 }
+
+/**
+ * The whole words of a WordPiece vocabulary (lower case, letters only, no "##" pieces): real words
+ * the discovery search's typo corrector leaves alone ("main", "text", "node").
+ */
+export function vocabularyWords(vocabulary: string[]): Set<string> {
+  return new Set(vocabulary.filter((t) => /^[a-z]+$/.test(t)));
+}

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { configuredSecrets } from '../../config/configured-secrets';
 import type { AuditSink, GiteaTransport, PolicyProvider } from '../../core/ports';
 import { loadSpec } from '../../infra/gitea/spec-source';
-import { MiniLmEncoder } from '../../infra/embeddings/minilm-encoder';
+import { encoderWords, MiniLmEncoder } from '../../infra/embeddings/minilm-encoder';
 import { buildCatalogue } from '../../core/catalogue/tool-catalogue';
 import { createToolService } from '../../core/executor/tool-executor';
 import { type ToolService } from '../../core/executor/tool-service';
@@ -143,6 +143,8 @@ class TransportCloser implements OnApplicationShutdown {
             ...(quotas ? { quotas } : {}),
             // Loads nothing until the first gitea_search_tools call (the model is ~100 MB in memory).
             ...(config.tools.discoveryEmbeddings === 'off' ? {} : { sentenceEncoder: new MiniLmEncoder() }),
+            // The typo corrector leaves the model's vocabulary alone, with or without the model.
+            knownWords: encoderWords,
             warn,
           },
         );

@@ -7,6 +7,7 @@ import {
   type DiscoveryTask,
 } from '../../../src/core/catalogue/discovery-search';
 import { discoverySearchAccuracy, toolListSizes } from '../../../src/core/catalogue/catalogue-metrics';
+import { encoderWords } from '../../../src/infra/embeddings/minilm-encoder';
 import tasks from './discovery-tasks.json';
 import added from './discovery-tasks-added.json';
 import added2 from './discovery-tasks-added-2.json';
@@ -62,6 +63,17 @@ describe('CatalogueSearch', () => {
     ['deactivate webhook 4 in acme/web', 'repoEditHook'],
   ])('"%s" ranks %s first', (query, expected) => {
     expect(search.search(query, 3)[0]!.name).toBe(expected);
+  });
+
+  // The corrector once read "main" as "mail", "text" as "test", "node" and "core" as "code": a word
+  // of the language (the encoder's WordPiece vocabulary) is never a typo.
+  it('never corrects a real word, and still corrects a typo', () => {
+    const words = new CatalogueSearch(catalogue.operations, { knownWords: encoderWords });
+    const real = 'list commits on main, edit the text of the node core wiki page';
+    expect(words.correctTypos(real)).toBe(real);
+    expect(words.correctTypos('mrege PR 5 and lsit the branches')).toBe('merge PR 5 and list the branches');
+    expect(words.search('list commits on main', 3)[0]!.name).toBe('repoGetAllCommits');
+    expect(words.search('mrege PR 5', 3)[0]!.name).toBe('repoMergePullRequest');
   });
 
   it.each([

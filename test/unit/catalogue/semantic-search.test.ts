@@ -17,6 +17,7 @@ import {
 import {
   dequantise,
   quantise,
+  encoderWords,
   MiniLmEncoder,
   MODEL_FILE,
   MODEL_SHA256,
@@ -163,4 +164,32 @@ describe('FusedSearch (words and meaning)', () => {
     expect(asked).toContain(queryText(query));
     expect(await names(service())).toEqual(lexical.search(query, 5).map((h) => h.name));
   }, 120_000);
+
+  it('gitea_search_tools leaves the words of the vocabulary it was given alone', async () => {
+    const identity: CallIdentity = {
+      login: 'alice',
+      mode: 'token',
+      sudo: null,
+      token: 'f'.repeat(40),
+      isSiteAdmin: false,
+      subject: 'token:test',
+    };
+    const { service } = testToolService({
+      tools: { mode: 'discovery' },
+      deps: {
+        transport: { send: () => Promise.reject(new Error('no Gitea in this test')) },
+        knownWords: encoderWords,
+      },
+    });
+    const r = await service.callTool(
+      'gitea_search_tools',
+      { query: 'list commits on main', limit: 3 },
+      identity,
+    );
+    const names = (JSON.parse(r.content[0]!.text) as { results: Array<{ name: string }> }).results.map(
+      (h) => h.name,
+    );
+    expect(names[0]).toBe('repoGetAllCommits');
+    expect(names).not.toContain('userListEmails');
+  });
 });
