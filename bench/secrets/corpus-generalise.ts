@@ -11,34 +11,7 @@
 // strings and languages that already passed (kept so they stay passing). Hard negatives of the same
 // shapes follow. Secrets are assembled at run time from a seeded PRNG; prefixes are split.
 import type { Rng, SecretFormat } from './corpus';
-
-const U = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const L = 'abcdefghijklmnopqrstuvwxyz';
-const D = '0123456789';
-const A = U + L + D;
-const H = '0123456789abcdef';
-const W = A + '_-';
-const B = A + '+/';
-
-type Pick = (set: string, n: number) => string;
-const pk = (rng: Rng, set: string, n: number): string => {
-  let s = '';
-  for (let i = 0; i < n; i++) s += set[Math.floor(rng() * set.length)];
-  return s;
-};
-const j = (...p: string[]): string => p.join('');
-const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
-const uuid = (pick: Pick): string =>
-  `${pick(H, 8)}-${pick(H, 4)}-4${pick(H, 3)}-a${pick(H, 3)}-${pick(H, 12)}`;
-/** A password-like value: letters, then digits, so it is never a plain word. */
-const pw = (pick: Pick): string => pick(A, 12) + pick(D, 2);
-const mk = (secret: string, line: string): { secret: string; line: string } => ({ secret, line });
-const pem = (label: string, body: string[]): string =>
-  [j('-----BEG', 'IN ', label, '-----'), ...body, j('-----EN', 'D ', label, '-----')].join('\n');
-const f = (name: string, make: (pick: Pick) => { secret: string; line: string }): SecretFormat => ({
-  name,
-  make: (r) => make((set, n) => pk(r, set, n)),
-});
+import { A, B, b64, D, f, H, j, L, mk, n, pem, pw, U, uuid, W } from './corpus-kit';
 
 export const GENERALISE_SECRET_FORMATS: SecretFormat[] = [
   f('slack-workflow', (pick) => {
@@ -1125,11 +1098,6 @@ export const GENERALISE_SECRET_FORMATS: SecretFormat[] = [
     return mk(s, JSON.stringify({ name: 'HASH_SALT', data: s, description: '' }));
   }),
 ];
-
-const n = (name: string, make: (pick: Pick) => string): { name: string; make: (rng: Rng) => string } => ({
-  name,
-  make: (r) => make((set, k) => pk(r, set, k)),
-});
 
 export const GENERALISE_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string }> = [
   n('cookie-not-session', (pick) => `Cookie: lang=en-US; theme=dark; _ga=GA1.2.${pick(D, 9)}.${pick(D, 10)}`),

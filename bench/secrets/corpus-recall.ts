@@ -10,31 +10,7 @@
 // cmdkey, SQL CREATE USER ... PASSWORD). Hard negatives of the same shapes follow. Secrets are
 // assembled at run time from a seeded PRNG; prefixes are split so no secret-shaped literal is here.
 import type { Rng, SecretFormat } from './corpus';
-
-const U = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const L = 'abcdefghijklmnopqrstuvwxyz';
-const D = '0123456789';
-const A = U + L + D;
-const H = '0123456789abcdef';
-const W = A + '_-';
-const B = A + '+/';
-
-type Pick = (set: string, n: number) => string;
-const pk = (rng: Rng, set: string, n: number): string => {
-  let s = '';
-  for (let i = 0; i < n; i++) s += set[Math.floor(rng() * set.length)];
-  return s;
-};
-const j = (...p: string[]): string => p.join('');
-/** A password-like value: letters, then digits, so it is never a plain word. */
-const pw = (pick: Pick): string => pick(A, 12) + pick(D, 2);
-const mk = (secret: string, line: string): { secret: string; line: string } => ({ secret, line });
-const BEGIN = (label: string): string => j('-----BEG', 'IN ', label, '-----');
-const END = (label: string): string => j('-----EN', 'D ', label, '-----');
-const f = (name: string, make: (pick: Pick) => { secret: string; line: string }): SecretFormat => ({
-  name,
-  make: (r) => make((set, n) => pk(r, set, n)),
-});
+import { A, B, BEGIN, D, END, f, H, j, L, mk, n, pw, U, W } from './corpus-kit';
 
 export const RECALL_SECRET_FORMATS: SecretFormat[] = [
   // ---- Provider prefixes ---------------------------------------------------------------------
@@ -268,11 +244,6 @@ export const RECALL_SECRET_FORMATS: SecretFormat[] = [
     return mk(s, `tea login add --name ci --url https://gitea.example.com --token ${s}`);
   }),
 ];
-
-const n = (name: string, make: (pick: Pick) => string): { name: string; make: (rng: Rng) => string } => ({
-  name,
-  make: (r) => make((set, k) => pk(r, set, k)),
-});
 
 export const RECALL_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string }> = [
   n('pem-public-json-array', (pick) =>
