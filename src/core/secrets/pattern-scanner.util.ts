@@ -13,7 +13,7 @@ import {
   looksRandom,
 } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
-import { LiteralHits, namesProvider, scanPortedRules } from './ported-rules.util';
+import { asciiCodes, LiteralHits, namesProvider, scanPortedRules } from './ported-rules.util';
 
 const SEP = '\u0000';
 
@@ -245,7 +245,10 @@ function scan(text: string, windows: boolean, depth: number): PatternMatch[] {
   const ported: PatternMatch[] = [];
   const prose: number[] = [];
   const lits = new LiteralHits();
-  scanPortedRules(text, ported, (_t, start, end) => prose.push(start, end), lits);
+  // The text as bytes when it is long and ASCII, for the passes that read it character by character
+  // (the outermost scan reuses one buffer: a nested scan, of a decoded blob, gets its own).
+  const codes = asciiCodes(text, depth === 0);
+  scanPortedRules(text, ported, (_t, start, end) => prose.push(start, end), lits, codes);
 
   scanAnchored(text, out, lits);
 
@@ -254,9 +257,9 @@ function scan(text: string, windows: boolean, depth: number): PatternMatch[] {
   scanPrivateKeyBlocks(text, out);
   scanUrlCredentials(text, out);
   scanCredentialSyntax(text, out, lits);
-  for (let k = 0; k < prose.length; k += 2) proseAt(text, prose[k]!, prose[k + 1]!, out);
+  for (let k = 0; k < prose.length; k += 2) proseAt(text, prose[k]!, prose[k + 1]!, out, codes);
   for (const m of ported) out.push({ ...m, prio: 1 });
-  if (depth === 0) scanEncodedBlobs(text, out);
+  if (depth === 0) scanEncodedBlobs(text, out, codes);
   return mergeMatches(out);
 }
 
@@ -275,27 +278,31 @@ const B64_VALUE = new Uint8Array(128);
   B64_VALUE[95] = 64; // '_' (URL-safe '/')
 }
 
-function scanEncodedBlobs(text: string, out: Array<PatternMatch & { prio: number }>): void {
+function scanEncodedBlobs(
+  text: string,
+  out: Array<PatternMatch & { prio: number }>,
+  codes: Uint8Array | null,
+): void {
   const n = text.length;
   const table = B64_VALUE;
   // Every run of MIN_BLOB or more characters holds one of the probed positions (every MIN_BLOB-th);
   // a probe inside a run reads the run to both ends, so text is read about twice as fast as by a
   // character loop (prose words are short) and no regex tries every position.
   for (let probe = MIN_BLOB - 1; probe < n;) {
-    let c = text.charCodeAt(probe);
+    let c = codes !== null ? codes[probe]! : text.charCodeAt(probe);
     if (c >= 128 || table[c] === 0) {
       probe += MIN_BLOB;
       continue;
     }
     let runStart = probe;
     while (runStart > 0 && probe - runStart < MAX_BLOB) {
-      c = text.charCodeAt(runStart - 1);
+      c = codes !== null ? codes[runStart - 1]! : text.charCodeAt(runStart - 1);
       if (c >= 128 || table[c] === 0) break;
       runStart--;
     }
     let runEnd = probe + 1;
     while (runEnd < n && runEnd - runStart <= MAX_BLOB) {
-      c = text.charCodeAt(runEnd);
+      c = codes !== null ? codes[runEnd]! : text.charCodeAt(runEnd);
       if (c >= 128 || table[c] === 0) break;
       runEnd++;
     }
@@ -643,12 +650,13 @@ function proseAt(
   start: number,
   end: number,
   out: Array<PatternMatch & { prio: number }>,
+  codes: Uint8Array | null,
 ): void {
   // Every value holds a digit and ends on the line (or in the string), at most ~260 characters on:
   // most prose stops here.
   let digit = false;
   for (let j = end, max = Math.min(text.length, end + 260); j < max && !digit; j++) {
-    const c = text.charCodeAt(j);
+    const c = codes !== null ? codes[j]! : text.charCodeAt(j);
     // a line or string ends here (an unescaped quote ends a JSON string: no gap or value crosses it)
     if (c === 10 || c === 0 || (c === 34 && text.charCodeAt(j - 1) !== 92)) break;
     // the value starts within ~60 characters (gap, verb, quotes) and has no white space

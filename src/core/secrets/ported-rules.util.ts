@@ -461,11 +461,11 @@ function addWindow(rule: Rule, text: string, from: number, to: number, out: Patt
  * [\s'"] and an operator (= > : | ? ,). Checked with slack (the identifier alternation can be longer
  * than the keyword) before any regex runs: prose and URLs fail here at once.
  */
-function operatorAfter(text: string, from: number): boolean {
+function operatorAfter(text: string, from: number, codes: Uint8Array | null): boolean {
   let i = from;
   const max = Math.min(text.length, from + 48);
   for (; i < max; i++) {
-    const c = text.charCodeAt(i);
+    const c = codes !== null ? codes[i]! : text.charCodeAt(i);
     const word =
       (c >= 48 && c <= 57) ||
       (c >= 65 && c <= 90) ||
@@ -476,7 +476,7 @@ function operatorAfter(text: string, from: number): boolean {
     if (!word && c !== 32 && c !== 9) break;
   }
   for (let k = 0; k < 5 && i < text.length; k++, i++) {
-    const c = text.charCodeAt(i);
+    const c = codes !== null ? codes[i]! : text.charCodeAt(i);
     if (c === 61 || c === 62 || c === 58 || c === 124 || c === 63 || c === 44) return true;
     if (!(c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 10 || c === 13)) return false;
   }
@@ -495,12 +495,14 @@ export function scanPortedRules(
   out: PatternMatch[],
   onProse?: GenericKeywordHook,
   literals?: LiteralHits,
+  ascii?: Uint8Array | null,
 ): void {
   const first = literals?.first;
   const n = text.length;
   const touched: Rule[] = [];
   for (const r of PORTED_RULES) r.next = 0;
-  const codes = asciiCodes(text);
+  // `ascii`: asciiCodes(text) worked out by the caller (null: not ASCII or short)
+  const codes = ascii === undefined ? asciiCodes(text) : ascii;
   let s = 0;
   for (let i = 0; i < n; i++) {
     if (s === 0) {
@@ -539,7 +541,7 @@ export function scanPortedRules(
         if (rule.find === 'prefix' || rule.find === 'assign') {
           if (start < rule.next) continue;
           let re = rule.sticky;
-          if (rule.find === 'assign' && !operatorAfter(text, i + 1)) {
+          if (rule.find === 'assign' && !operatorAfter(text, i + 1, codes)) {
             if (rule.near === null) {
               if (onProse !== undefined && rule.id === 'generic-api-key') onProse(text, start, i + 1);
               continue;
@@ -564,15 +566,28 @@ export function scanPortedRules(
   finish(touched, text, out);
 }
 
-// A long text that is all ASCII (most Gitea results) is copied natively into bytes once: the skip
-// loop reads a byte array markedly faster than charCodeAt. Other texts are read with charCodeAt.
+// A long text that is all ASCII (most Gitea results) is copied natively into bytes once: loops read
+// a byte array markedly faster than charCodeAt. Other texts are read with charCodeAt.
 const ASCII_MIN = 4096;
+// One buffer is kept for the outermost scan of a text (scanText's, never nested in another), so a
+// 1 MB result does not allocate a megabyte per call; nested scans and larger texts get their own.
+const SHARED_MAX = 2 << 20;
+let shared = new Uint8Array(0);
 const encoder = new TextEncoder();
-function asciiCodes(text: string): Uint8Array | null {
-  if (text.length < ASCII_MIN) return null;
-  const codes = new Uint8Array(text.length);
+/**
+ * The characters of text as bytes when it is long and all ASCII, else null. `reuse`: into the one
+ * shared buffer (valid until the next reusing call; only for the outermost scan).
+ */
+export function asciiCodes(text: string, reuse = false): Uint8Array | null {
+  const n = text.length;
+  if (n < ASCII_MIN) return null;
+  let codes: Uint8Array;
+  if (reuse && n <= SHARED_MAX) {
+    if (shared.length < n) shared = new Uint8Array(Math.min(SHARED_MAX, Math.max(n, 2 * shared.length)));
+    codes = shared.length === n ? shared : shared.subarray(0, n);
+  } else codes = new Uint8Array(n);
   const { read, written } = encoder.encodeInto(text, codes);
-  return read === text.length && written === text.length ? codes : null;
+  return read === n && written === n ? codes : null;
 }
 
 /**
@@ -596,31 +611,55 @@ function nextStart(text: string, i: number, n: number): number {
 }
 
 // START3 over raw ASCII bytes as a bitmap of 2^21 bits (256 KB), indexed by three 7-bit bytes: the
-// byte skip loop reads one byte and one table word per position, with no class lookups.
+// byte skip loop reads one byte and one table word per position, with no class lookups. A position
+// that passes is then checked on four bytes: SHORT_BITS marks the three-byte prefixes of the
+// keywords of two or three characters (a keyword starts there whatever follows), START4_BITS a hash
+// of the first four bytes of the longer ones (2^20 bits; a collision only lets a position through).
+// Common words share a keyword's first three letters (gitea/github, merge/meraki, update/datadog):
+// the fourth byte halves the positions the automaton is entered at.
 const START_BITS = new Int32Array((1 << 21) >> 5);
+const SHORT_BITS = new Int32Array((1 << 21) >> 5);
+const START4_BITS = new Int32Array((1 << 20) >> 5);
+const hash4 = (idx3: number, d: number): number => Math.imul((idx3 << 7) | d, 0x9e3779b1) >>> 12;
 {
   const variants = (ch: string): number[] => [
     ...new Set([ch.toLowerCase().charCodeAt(0), ch.toUpperCase().charCodeAt(0)]),
   ];
-  const set = (x: number, y: number, z: number): void => {
-    const idx = (x << 14) | (y << 7) | z;
-    START_BITS[idx >> 5]! |= 1 << (idx & 31);
+  const set = (bits: Int32Array, idx: number): void => {
+    bits[idx >> 5]! |= 1 << (idx & 31);
   };
   for (const w of KEYWORDS)
     for (const x of variants(w[0]!))
       for (const y of variants(w[1]!)) {
-        if (w.length === 2) for (let z = 0; z < ALPHABET; z++) set(x, y, z);
-        else for (const z of variants(w[2]!)) set(x, y, z);
+        if (w.length === 2) {
+          for (let z = 0; z < ALPHABET; z++) {
+            set(START_BITS, (x << 14) | (y << 7) | z);
+            set(SHORT_BITS, (x << 14) | (y << 7) | z);
+          }
+          continue;
+        }
+        for (const z of variants(w[2]!)) {
+          const idx3 = (x << 14) | (y << 7) | z;
+          set(START_BITS, idx3);
+          if (w.length === 3) set(SHORT_BITS, idx3);
+          else for (const d of variants(w[3]!)) set(START4_BITS, hash4(idx3, d));
+        }
       }
 }
 
-/** nextStart over the bytes of an ASCII text, with START_BITS. */
+/** nextStart over the bytes of an ASCII text, with START_BITS, SHORT_BITS and START4_BITS. */
 function nextStartIn(b: Uint8Array, i: number, n: number): number {
   if (i + 1 >= n) return -1;
   let idx = (b[i]! << 7) | b[i + 1]!;
   for (; i + 2 < n; i++) {
     idx = ((idx << 7) | b[i + 2]!) & 0x1fffff;
-    if ((START_BITS[idx >> 5]! >>> (idx & 31)) & 1) return i;
+    if ((START_BITS[idx >> 5]! >>> (idx & 31)) & 1) {
+      if ((SHORT_BITS[idx >> 5]! >>> (idx & 31)) & 1) return i;
+      if (i + 3 < n) {
+        const h = hash4(idx, b[i + 3]!);
+        if ((START4_BITS[h >> 5]! >>> (h & 31)) & 1) return i;
+      }
+    }
   }
   idx = (idx << 7) & 0x1fffff; // class 0 past the end
   return (START_BITS[idx >> 5]! >>> (idx & 31)) & 1 ? i : -1;

@@ -633,9 +633,12 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     // A name/value pair whose name says secret (an Actions variable {name, data}, an env entry
     // {name, value}, a Kubernetes-like {key, value}): the value is scanned as `"NAME":"value"`.
     const sibling = patterns ? siblingName(o) : null;
+    // The values in the order of the keys (one native call instead of a keyed load per key, which is
+    // megamorphic across the result's many object shapes).
+    const vals = Object.values(o);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      const x = o[k];
+      const x = vals[i];
       if (typeof x === 'string') {
         const named = sibling !== null && (k === 'data' || k === 'value');
         if (pair[i] || named) {
@@ -657,6 +660,8 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
   if (texts.length === 0) return { value: root, redactions: 0, masks: 0, kinds };
 
   const original = texts.slice();
+  // 1 where scrubBatch changed a slot's string (so the copy on write below compares no strings).
+  const changed = new Uint8Array(texts.length);
   let redactions = 0;
   let masks = 0;
   // Large results are scanned in batches of about BATCH_CHARS: the buffers stay cache and GC
@@ -665,7 +670,19 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     let b1 = b0;
     for (let size = 0; b1 < texts.length && (b1 === b0 || size < BATCH_CHARS); b1++)
       size += texts[b1]!.length + 3;
-    const r = scrubBatch(texts, original, b0, b1, slotPair, slotCont, weights, variants, patterns, kinds);
+    const r = scrubBatch(
+      texts,
+      original,
+      changed,
+      b0,
+      b1,
+      slotPair,
+      slotCont,
+      weights,
+      variants,
+      patterns,
+      kinds,
+    );
     if (r === null) return null;
     redactions += r.redactions;
     masks += r.masks;
@@ -686,11 +703,11 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     return copy;
   };
   for (let i = 0; i < texts.length; i++) {
-    if (texts[i] !== original[i]) copyOf(slotCont[i]!)[slotKey[i]!] = texts[i];
+    if (changed[i] === 1) copyOf(slotCont[i]!)[slotKey[i]!] = texts[i];
   }
   for (let j = 0; j < moreSlot.length; j++) {
     const i = moreSlot[j]!;
-    if (texts[i] !== original[i]) copyOf(moreCont[j]!)[moreKey[j]!] = texts[i];
+    if (changed[i] === 1) copyOf(moreCont[j]!)[moreKey[j]!] = texts[i];
   }
   return { value: copies.get(0) ?? root, redactions, masks, kinds };
 }
@@ -702,6 +719,7 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
 function scrubBatch(
   all: string[],
   original: string[],
+  changed: Uint8Array,
   b0: number,
   b1: number,
   slotPair: string[],
@@ -769,11 +787,13 @@ function scrubBatch(
   }
   // Layer 2: pattern masking, one scan over the batch.
   let masks = 0;
+  const maskedSegs: number[] = [];
   if (patterns) {
     if (pairs > 0 || joined === undefined) joined = buffer();
     const matches = scanText(joined.joined);
     for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths)) {
       if (slotCont[b0 + seg] === -1) return null; // a masked key: the other paths keep colliding keys apart
+      maskedSegs.push(seg);
       const t = escaped[seg] ?? texts[seg]!;
       masks += list.length * weights[seg]!;
       for (const m of list) kinds.add(m.kind);
@@ -792,6 +812,10 @@ function scrubBatch(
     }
   }
   if (!whole) for (let i = 0; i < n; i++) all[b0 + i] = texts[i]!;
+  // Which slots changed: after an exact redaction any slot of the batch may have; else only masked ones.
+  if (redactions > 0) {
+    for (let i = b0; i < b1; i++) if (all[i] !== original[i]) changed[i] = 1;
+  } else for (const seg of maskedSegs) if (all[b0 + seg] !== original[b0 + seg]) changed[b0 + seg] = 1;
   return { redactions, masks };
 }
 
