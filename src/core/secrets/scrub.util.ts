@@ -7,6 +7,8 @@
 //    changed; used when the string walk declines (a changed key, nesting beyond 10 000 levels);
 // 3. walkScrub: a full walk with base64 contents decoded to text and very short exact secrets.
 // Every walk uses an explicit stack, so no depth of nesting can exhaust the call stack.
+import { createHash } from 'node:crypto';
+
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
 import { acceptAssignedValue, keyStartsAssignment, namesSecret, scanText } from './pattern-scanner.util';
@@ -250,16 +252,28 @@ class Collector {
 }
 
 // The same few secrets (the caller's token, the configured ones) come with every call: their
-// variants are remembered by content (a small cache, in memory only, started over when full).
+// variants are remembered (a small cache, in memory only, started over when full), keyed by a
+// SHA-256 of the list so that no secret is kept as a key (the variants themselves are the value).
 const variantCache = new Map<string, readonly string[]>();
 const VARIANT_CACHE_SIZE = 64;
 const NO_VARIANTS: readonly string[] = Object.freeze([]);
 
+/** The cache's keys (for a test: they must name no secret). */
+export function variantCacheKeys(): string[] {
+  return [...variantCache.keys()];
+}
+
 /** The forms in which an exact secret can appear in a result: as is, URL-encoded, JSON-escaped. */
 function secretVariants(secrets: readonly string[], jsonOnly: boolean): readonly string[] {
   if (secrets.length === 0) return NO_VARIANTS;
-  let key = jsonOnly ? 'j' : 'p';
-  for (const s of secrets) key += SEP + (typeof s === 'string' ? s : '');
+  // In the caller's order (the variants' order among equal lengths follows it); each secret with its
+  // length before it and as UTF-16 code units, so no two lists share a key (a lone surrogate too).
+  const hash = createHash('sha256').update(jsonOnly ? 'j' : 'p');
+  for (const s of secrets) {
+    const t = typeof s === 'string' ? s : '';
+    hash.update(`${typeof s === 'string' ? t.length : -1}:`).update(t, 'utf16le');
+  }
+  const key = hash.digest('base64');
   let cached = variantCache.get(key);
   if (cached === undefined) {
     cached = Object.freeze(computeVariants(secrets, jsonOnly));

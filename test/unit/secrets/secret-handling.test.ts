@@ -10,7 +10,7 @@ import {
   scrubResult,
   scrubText,
 } from '../../../src/core/secrets';
-import { scrubSerialised } from '../../../src/core/secrets/scrub.util';
+import { scrubSerialised, variantCacheKeys } from '../../../src/core/secrets/scrub.util';
 import { awsKeyId, b64, giteaToken, githubToken, privateKeyPem, randomWord, unb64 } from './helpers';
 
 const mask = (exactSecrets: string[] = []) => ({ exactSecrets, mode: 'mask' as const, skipPatterns: false });
@@ -105,6 +105,24 @@ describe('exact redaction (layer 1)', () => {
       p: REDACTED,
       q: [REDACTED],
     });
+  });
+
+  it('keeps no secret in memory as a key of its variant cache', () => {
+    const secrets = [`sk${randomWord(14)}`, `ghp${randomWord(12)}`];
+    const text = `a ${secrets[1]} b ${encodeURIComponent(secrets[0]!)}`;
+    expect(scrubText(text, mask(secrets)).value).toBe(`a ${REDACTED} b ${REDACTED}`);
+    expect(scrubResult({ t: text }, mask(secrets)).value).toEqual({ t: `a ${REDACTED} b ${REDACTED}` });
+    const keys = variantCacheKeys();
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) for (const s of secrets) expect(k.includes(s.slice(0, 8))).toBe(false);
+  });
+
+  it('tells apart lists of secrets that would join to the same text', () => {
+    const a = randomWord(6);
+    const b = randomWord(6);
+    // a list whose one secret holds a NUL (never redacted), then the list of its two halves
+    expect(scrubText(`x ${a} ${b}`, mask([`${a}\u0000${b}`])).value).toBe(`x ${a} ${b}`);
+    expect(scrubText(`x ${a} ${b}`, mask([a, b])).value).toBe(`x ${REDACTED} ${REDACTED}`);
   });
 
   it('handles JSON nested far deeper than any recursion limit', () => {
