@@ -60,11 +60,22 @@ export function operationText(op: CatalogueOperation): string {
   return `${op.summary}. ${splitWords(op.operationId).join(' ')}. ${op.tags.join(' ')} ${description}`.trim();
 }
 
+/** A summary about an issue, said of a pull request ("Add a label to an issue": "... to a pull request"). */
+function asPullRequest(summary: string): string {
+  return summary
+    .replace(/\ban issue\b/gi, 'a pull request')
+    .replace(/\bissues\b/gi, 'pull requests')
+    .replace(/\bissue\b/gi, 'pull request');
+}
+
 /**
  * Every text the encoder reads for an operation; a task is as close to it as to the closest one.
  * The description text, the summary with Gitea's short words spelt out, the operationId as a
  * phrase ("repository list pinned pull requests") and the method and route as one ("delete
- * repositories branch protections").
+ * repositories branch protections"). An operation on an issue's comments, labels, assignees, lock,
+ * pin, subscriptions, times or dependencies (a route under /issues/{index}/) also reads its summary
+ * said of a pull request: Gitea keeps those of a pull request on its issue, and a task says "label
+ * PR 61", not "label the issue of PR 61".
  */
 export function operationTexts(op: CatalogueOperation): string[] {
   const summary = op.summary.replace(/\b(repo|repos|org|orgs)\b/g, (w) => LONG_FORM[w]!);
@@ -75,7 +86,10 @@ export function operationTexts(op: CatalogueOperation): string[] {
     .flatMap((s) => s.split(/[_-]/))
     .map(longForm);
   const routePhrase = `${METHOD_VERB[op.method] ?? op.method.toLowerCase()} ${routeWords.join(' ')}`;
-  return [...new Set([operationText(op), summary, idPhrase, routePhrase].filter(Boolean))];
+  const texts = [operationText(op), summary, idPhrase, routePhrase];
+  if (/\/issues\/\{index\}\/./.test(op.route) && /\bissues?\b/i.test(summary))
+    texts.push(asPullRequest(summary));
+  return [...new Set(texts.filter(Boolean))];
 }
 
 /** Jargon in tasks, spelt out as the operations' texts say it. */
