@@ -36,8 +36,11 @@ export type ThroughputFigure = {
 };
 export type AdversarialFigure = {
   name: string;
+  /** fastest scrubText of 32 K, 128 K and 512 K of the input */
   msSmall: number;
+  msMid: number;
   msLarge: number;
+  /** the larger of the two 4x steps' time ratios */
   ratio: number;
   linear: boolean;
 };
@@ -340,38 +343,44 @@ export const ADVERSARIAL: Array<{ name: string; make: (n: number) => string }> =
   { name: 'mask-like', make: (n) => '[[aegis-masked:'.repeat(Math.ceil(n / 15)).slice(0, n) },
 ];
 
+// Three sizes, each 4x the one before, from below MAX_BLOB (64 K, the longest base64/hex run the
+// encoded-blob scan decodes) to well past it: work that grows with the square of a run's length up
+// to that bound, then by the bound per probe (a8ffa7f's fix), shows as a step between the first two
+// sizes, which two sizes both past 64 K (or both below it, for cheap kinds) cannot show.
+const ADVERSARIAL_SIZES = [32 * 1024, 128 * 1024, 512 * 1024] as const;
+
 function adversarial(quick: boolean): AdversarialFigure[] {
-  const small = quick ? 64 * 1024 : 256 * 1024;
-  const large = small * 4;
   const runs = quick ? 3 : 7;
   const ctx = { exactSecrets: ['aaaa', 'secret-value'], mode: 'mask' as const, skipPatterns: false };
   return ADVERSARIAL.map(({ name, make }) => {
-    const a = make(small);
-    const b = make(large);
-    // Small and large alternate, so a burst of load on the shared machine hits both alike; the
-    // fastest run of each is the least disturbed figure.
-    let msSmall = Infinity;
-    let msLarge = Infinity;
-    scrubText(a, ctx);
-    scrubText(b, ctx);
-    for (let i = 0; i < runs; i++) {
-      msSmall = Math.min(
-        msSmall,
-        once(() => scrubText(a, ctx)),
-      );
-      msLarge = Math.min(
-        msLarge,
-        once(() => scrubText(b, ctx)),
-      );
+    const inputs = ADVERSARIAL_SIZES.map((n) => make(n));
+    // The sizes alternate, so a burst of load on the shared machine hits all alike; the fastest run
+    // of each is the least disturbed figure.
+    const ms = inputs.map(() => Infinity);
+    for (const t of inputs) scrubText(t, ctx);
+    for (let i = 0; i < runs; i++)
+      inputs.forEach((t, k) => {
+        ms[k] = Math.min(
+          ms[k]!,
+          once(() => scrubText(t, ctx)),
+        );
+      });
+    // 4x the input should cost about 4x the time at each step; allow generous noise before calling
+    // it non-linear (a step under 5 ms is too small to judge).
+    let ratio = 0;
+    let linear = true;
+    for (let k = 1; k < ms.length; k++) {
+      const r = ms[k]! / Math.max(ms[k - 1]!, 0.01);
+      ratio = Math.max(ratio, r);
+      if (!(r < 8 || ms[k]! < 5)) linear = false;
     }
-    const ratio = msLarge / Math.max(msSmall, 0.01);
-    // 4x the input should cost about 4x the time; allow generous noise before calling it non-linear.
     return {
       name,
-      msSmall: round(msSmall),
-      msLarge: round(msLarge),
+      msSmall: round(ms[0]!),
+      msMid: round(ms[1]!),
+      msLarge: round(ms[2]!),
       ratio: round(ratio),
-      linear: ratio < 8 || msLarge < 5,
+      linear,
     };
   });
 }

@@ -15,6 +15,7 @@ import {
   type PortedAllowlist,
   type PortedRuleSource,
 } from './gitleaks-rules.generated';
+import { createByteSkip, type ByteSkip } from './byte-skip.util';
 import { KEYWORD_RULES } from './keyword-rules';
 import type { PatternMatch } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
@@ -503,12 +504,19 @@ export function scanPortedRules(
   for (const r of PORTED_RULES) r.next = 0;
   // `ascii`: asciiCodes(text) worked out by the caller (null: not ASCII or short)
   const codes = ascii === undefined ? asciiCodes(text) : ascii;
+  // The bytes are in the WebAssembly skip's memory (the outermost scan's shared buffer): it skips.
+  const wasmNext = codes !== null && usesByteSkip(codes) ? skip!.next : null;
   let s = 0;
   for (let i = 0; i < n; i++) {
     if (s === 0) {
       // From the root a keyword can only start where the first three characters of one do (or a
       // two-character keyword): skip the other positions.
-      const j = codes !== null ? nextStartIn(codes, i, n) : nextStart(text, i, n);
+      const j =
+        wasmNext !== null
+          ? wasmNext(i, n)
+          : codes !== null
+            ? nextStartIn(codes, i, n)
+            : nextStart(text, i, n);
       if (j < 0) break;
       i = j;
       const c0 = text.charCodeAt(i);
@@ -572,7 +580,9 @@ const ASCII_MIN = 4096;
 // One buffer is kept for the outermost scan of a text (scanText's, never nested in another), so a
 // 1 MB result does not allocate a megabyte per call; nested scans and larger texts get their own.
 const SHARED_MAX = 2 << 20;
-let shared = new Uint8Array(0);
+let shared: Uint8Array = new Uint8Array(0);
+// With WebAssembly, the shared buffer is the skip's linear memory (allocated at first use).
+let skip: ByteSkip | null | undefined;
 const encoder = new TextEncoder();
 /**
  * The characters of text as bytes when it is long and all ASCII, else null. `reuse`: into the one
@@ -583,11 +593,20 @@ export function asciiCodes(text: string, reuse = false): Uint8Array | null {
   if (n < ASCII_MIN) return null;
   let codes: Uint8Array;
   if (reuse && n <= SHARED_MAX) {
+    if (skip === undefined) {
+      skip = createByteSkip(START_BITS, SHORT_BITS, START4_BITS, SHARED_MAX);
+      if (skip !== null) shared = skip.bytes;
+    }
     if (shared.length < n) shared = new Uint8Array(Math.min(SHARED_MAX, Math.max(n, 2 * shared.length)));
     codes = shared.length === n ? shared : shared.subarray(0, n);
   } else codes = new Uint8Array(n);
   const { read, written } = encoder.encodeInto(text, codes);
   return read === n && written === n ? codes : null;
+}
+
+/** Whether codes are in the WebAssembly skip's memory (then scanPortedRules skips with it). */
+export function usesByteSkip(codes: Uint8Array): boolean {
+  return skip != null && codes.buffer === skip.bytes.buffer && codes.byteOffset === skip.bytes.byteOffset;
 }
 
 /**

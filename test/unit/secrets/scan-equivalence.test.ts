@@ -4,6 +4,13 @@ import { mulberry32, pick } from '../../../bench/secrets/corpus';
 import { scrubResult } from '../../../src/core/secrets';
 import { scrubSerialised } from '../../../src/core/secrets/scrub.util';
 import { scanText, scanTextWithoutWindows } from '../../../src/core/secrets/pattern-scanner.util';
+import {
+  asciiCodes,
+  LiteralHits,
+  scanPortedRules,
+  usesByteSkip,
+} from '../../../src/core/secrets/ported-rules.util';
+import type { PatternMatch } from '../../../src/core/secrets/pattern-rules.util';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const ctx = { exactSecrets: [] as string[], mode: 'mask' as const, skipPatterns: false };
@@ -104,5 +111,37 @@ describe('string walk of objects', () => {
       if (walk.masks > 0) masked++;
     }
     expect(masked).toBeGreaterThan(100);
+  });
+});
+
+describe('keyword skip over bytes', () => {
+  // A long ASCII text in the outermost scan's buffer is skipped by the WebAssembly loop; in a buffer
+  // of its own, by the JavaScript one; not as bytes at all, by charCodeAt. All three find the same.
+  const run = (text: string, codes: Uint8Array | null | undefined) => {
+    const out: PatternMatch[] = [];
+    const prose: number[] = [];
+    const lits = new LiteralHits();
+    scanPortedRules(text, out, (_t, s, e) => prose.push(s, e), lits, codes);
+    return { out, prose, first: [...lits.first] };
+  };
+  it('finds the same with the WebAssembly skip, the JavaScript one and charCodeAt', () => {
+    const rng = mulberry32(4096);
+    let found = 0;
+    for (let n = 0; n < 60; n++) {
+      let text = '';
+      // long enough for the byte path; ending on a keyword's first characters at times
+      while (text.length < 4096 + Math.floor(rng() * 3000)) text += fragment(rng);
+      if (n % 3 === 0) text += ['pa', 'tok', 'p', 'ap', 'secr'][n % 5]!;
+      const shared = asciiCodes(text, true);
+      expect(shared).not.toBeNull();
+      expect(usesByteSkip(shared!)).toBe(true);
+      const own = asciiCodes(text, false);
+      expect(usesByteSkip(own!)).toBe(false);
+      const wasm = run(text, shared);
+      expect(wasm).toEqual(run(text, own));
+      expect(wasm).toEqual(run(text, null));
+      found += wasm.out.length;
+    }
+    expect(found).toBeGreaterThan(100);
   });
 });

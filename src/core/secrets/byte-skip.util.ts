@@ -1,0 +1,239 @@
+// The keyword automaton's skip from the root (ported-rules.util.ts, nextStartIn) as a WebAssembly
+// function over bytes in its own linear memory: the same three bitmaps (three-byte prefixes, the
+// prefixes of the two- and three-character keywords, a hash of the longer ones' first four bytes),
+// the same answers, without a JavaScript loop's bounds checks and typed-array loads per position.
+// The module is a few hundred bytes assembled here at load time (no file, no download); where
+// WebAssembly is missing the JavaScript loop runs instead.
+
+/** Layout of the linear memory: the bitmaps, then the text's bytes (at most TEXT_MAX). */
+const START_AT = 0; // 2^21 bits
+const SHORT_AT = 0x40000; // 2^21 bits
+const START4_AT = 0x80000; // 2^20 bits
+const TEXT_AT = 0xa0000;
+const PAGE = 0x10000;
+
+type WasmApi = {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+
+export type ByteSkip = {
+  /** The text's bytes go here (a view of the linear memory, TEXT_MAX long). */
+  readonly bytes: Uint8Array;
+  /** nextStartIn over bytes[0..n): the first position from i where a keyword can start, or -1. */
+  readonly next: (i: number, n: number) => number;
+};
+
+const uleb = (x: number): number[] => {
+  const out: number[] = [];
+  do {
+    let b = x & 0x7f;
+    x >>>= 7;
+    if (x !== 0) b |= 0x80;
+    out.push(b);
+  } while (x !== 0);
+  return out;
+};
+const sleb = (x: number): number[] => {
+  const out: number[] = [];
+  for (;;) {
+    const b = x & 0x7f;
+    x >>= 7;
+    if ((x === 0 && (b & 0x40) === 0) || (x === -1 && (b & 0x40) !== 0)) return [...out, b];
+    out.push(b | 0x80);
+  }
+};
+const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+const name = (s: string): number[] => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
+
+// Opcodes
+const BLOCK = 0x02;
+const LOOP = 0x03;
+const IF = 0x04;
+const ELSE = 0x05;
+const END = 0x0b;
+const BR = 0x0c;
+const BR_IF = 0x0d;
+const RETURN = 0x0f;
+const VOID = 0x40;
+const I32 = 0x7f;
+const get = (l: number): number[] => [0x20, l];
+const set = (l: number): number[] => [0x21, l];
+const c32 = (x: number): number[] => [0x41, ...sleb(x | 0)];
+const load8 = (offset: number): number[] => [0x2d, 0, ...uleb(offset)];
+const ADD = 0x6a;
+const MUL = 0x6c;
+const AND = 0x71;
+const OR = 0x72;
+const SHL = 0x74;
+const SHR_U = 0x76;
+const GE_S = 0x4e;
+const LT_S = 0x48;
+
+// Locals: 0 i, 1 n (parameters), 2 idx, 3 h.
+const I = 0;
+const N = 1;
+const IDX = 2;
+const H = 3;
+/** Pushes bit x (the value of `local`) of the bitmap at `at`: 0 or 1. */
+const bit = (local: number, at: number): number[] => [
+  ...get(local),
+  ...c32(3),
+  SHR_U,
+  ...load8(at),
+  ...get(local),
+  ...c32(7),
+  AND,
+  SHR_U,
+  ...c32(1),
+  AND,
+];
+
+const BODY: number[] = [
+  // if (i + 1 >= n) return -1
+  ...get(I),
+  ...c32(1),
+  ADD,
+  ...get(N),
+  GE_S,
+  IF,
+  VOID,
+  ...c32(-1),
+  RETURN,
+  END,
+  // idx = (b[i] << 7) | b[i + 1]
+  ...get(I),
+  ...load8(TEXT_AT),
+  ...c32(7),
+  SHL,
+  ...get(I),
+  ...load8(TEXT_AT + 1),
+  OR,
+  ...set(IDX),
+  BLOCK,
+  VOID,
+  LOOP,
+  VOID,
+  // while (i + 2 < n)
+  ...get(I),
+  ...c32(2),
+  ADD,
+  ...get(N),
+  GE_S,
+  BR_IF,
+  1,
+  // idx = ((idx << 7) | b[i + 2]) & 0x1fffff
+  ...get(IDX),
+  ...c32(7),
+  SHL,
+  ...get(I),
+  ...load8(TEXT_AT + 2),
+  OR,
+  ...c32(0x1fffff),
+  AND,
+  ...set(IDX),
+  ...bit(IDX, START_AT),
+  IF,
+  VOID,
+  ...bit(IDX, SHORT_AT),
+  IF,
+  VOID,
+  ...get(I),
+  RETURN,
+  END,
+  // if (i + 3 < n) { h = imul((idx << 7) | b[i + 3], 0x9e3779b1) >>> 12; if (START4 bit h) return i }
+  ...get(I),
+  ...c32(3),
+  ADD,
+  ...get(N),
+  LT_S,
+  IF,
+  VOID,
+  ...get(IDX),
+  ...c32(7),
+  SHL,
+  ...get(I),
+  ...load8(TEXT_AT + 3),
+  OR,
+  ...c32(0x9e3779b1),
+  MUL,
+  ...c32(12),
+  SHR_U,
+  ...set(H),
+  ...bit(H, START4_AT),
+  IF,
+  VOID,
+  ...get(I),
+  RETURN,
+  END,
+  END,
+  END,
+  // i++
+  ...get(I),
+  ...c32(1),
+  ADD,
+  ...set(I),
+  BR,
+  0,
+  END,
+  END,
+  // idx = (idx << 7) & 0x1fffff (class 0 past the end); return START bit ? i : -1
+  ...get(IDX),
+  ...c32(7),
+  SHL,
+  ...c32(0x1fffff),
+  AND,
+  ...set(IDX),
+  ...bit(IDX, START_AT),
+  IF,
+  I32,
+  ...get(I),
+  ELSE,
+  ...c32(-1),
+  END,
+  END,
+];
+
+function moduleBytes(pages: number): Uint8Array {
+  const func = [1, 2, I32, ...BODY]; // one group of two i32 locals
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [1, 0x60, 2, I32, I32, 1, I32]),
+    ...section(3, [1, 0]),
+    ...section(5, [1, 0, ...uleb(pages)]),
+    ...section(7, [2, ...name('m'), 0x02, 0, ...name('next'), 0x00, 0]),
+    ...section(10, [1, ...uleb(func.length), ...func]),
+  ]);
+}
+
+/**
+ * The skip over bitmaps `start` (2^21 bits), `short` (2^21 bits) and `start4` (2^20 bits), for texts
+ * of at most textMax bytes; null where WebAssembly is not available.
+ */
+export function createByteSkip(
+  start: Int32Array,
+  short: Int32Array,
+  start4: Int32Array,
+  textMax: number,
+): ByteSkip | null {
+  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  // The bitmaps are copied as bytes: that reads them right on a little-endian host only.
+  if (wasm === undefined || new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) return null;
+  try {
+    const pages = Math.ceil((TEXT_AT + textMax + 4) / PAGE);
+    const instance = new wasm.Instance(new wasm.Module(moduleBytes(pages)), {});
+    const memory = instance.exports['m'] as { buffer: ArrayBuffer };
+    const next = instance.exports['next'] as (i: number, n: number) => number;
+    const heap = new Uint8Array(memory.buffer);
+    // The bitmaps' words as little-endian bytes: bit x is bit (x & 7) of byte x >> 3 either way.
+    const put = (bits: Int32Array, at: number): void => {
+      heap.set(new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength), at);
+    };
+    put(start, START_AT);
+    put(short, SHORT_AT);
+    put(start4, START4_AT);
+    return { bytes: new Uint8Array(memory.buffer, TEXT_AT, textMax), next };
+  } catch {
+    return null;
+  }
+}
