@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { loadBundledSpec } from '../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../src/core/catalogue/tool-catalogue';
 import { createToolService } from '../../src/core/executor/tool-executor';
@@ -23,6 +24,8 @@ export type LoadFigure = {
   healthMaxMs: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** The machine's 1-minute load average at the end of the phase (2 cores shared: read figures beside it). */
+  loadAverage: number;
 };
 export type BoundedWorkResult = {
   idle: LoadFigure;
@@ -73,16 +76,33 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(zip.length) });
     return res.end(zip);
   }
-  res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(total) });
-  let sent = 0;
-  const pump = () => { while (sent < total) { sent += chunk.length; if (!res.write(chunk)) return res.once('drain', pump); } res.end(); };
-  res.on('close', () => (sent = total));
+  // Raw files answer Range as Gitea's ServeUserContentByReader does: one "bytes=a-b" range gives 206
+  // with Content-Range and Content-Length (end clamped), a start at or past the end 416.
+  const m = /^bytes=(\\d+)-(\\d*)$/.exec(req.headers.range || '');
+  let from = 0, to = total;
+  if (m) {
+    from = Number(m[1]);
+    to = Math.min(total, m[2] ? Number(m[2]) + 1 : total);
+    if (from >= total) { res.writeHead(416, { 'content-type': 'text/plain; charset=utf-8' }); return res.end('invalid start range\\n'); }
+    res.writeHead(206, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(to - from), 'content-range': 'bytes ' + from + '-' + (to - 1) + '/' + total });
+  } else res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(total) });
+  // The file is chunk repeated: byte i is chunk[i % chunk.length].
+  let sent = from;
+  const pump = () => {
+    while (sent < to) {
+      const off = sent % chunk.length, n = Math.min(chunk.length - off, to - sent);
+      sent += n;
+      if (!res.write(chunk.subarray(off, off + n))) return res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('close', () => (sent = to));
   pump();
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
 `;
 
-function startUpstream(): Promise<{ port: number; stop: () => void }> {
+export function startUpstream(): Promise<{ port: number; stop: () => void }> {
   const child = spawn(process.execPath, ['-e', UPSTREAM_JS], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -186,6 +206,7 @@ export async function runBoundedWorkBench({
       healthMaxMs: pct(latencies, 1),
       loopDelayP99Ms: Math.round(loop.percentile(99) / 1e4) / 100,
       loopDelayMaxMs: Math.round(loop.max / 1e4) / 100,
+      loadAverage: Math.round(loadavg()[0]! * 10) / 10,
     };
   };
   try {
@@ -209,4 +230,20 @@ export async function runBoundedWorkBench({
     up.stop();
     await new Promise((r) => health.close(r));
   }
+}
+
+// `npm run bench -- --bounded [--quick]`: only this part, the figures as JSON on stdout.
+if (require.main === module) {
+  void runBoundedWorkBench({ quick: process.argv.includes('--quick') })
+    .then((r) => {
+      for (const [name, f] of Object.entries(r))
+        process.stdout.write(
+          `${name.padEnd(20)} loop max ${String(f.loopDelayMaxMs).padStart(7)} ms, p99 ${String(f.loopDelayP99Ms).padStart(6)} ms; /healthz p50 ${f.healthP50Ms} p99 ${f.healthP99Ms} max ${f.healthMaxMs} ms; ${f.calls} calls; load ${f.loadAverage}\n`,
+        );
+      process.stdout.write(`${JSON.stringify(r)}\n`);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    });
 }

@@ -37,6 +37,7 @@ import {
   type ResultOptions,
 } from '../envelope/result-options';
 import { finishSuccess, type SuccessInput } from './success-result';
+import { boundedRange, settleBoundedRead } from './bounded-read';
 import { continuationRange } from '../envelope/text-pages';
 import { discoveryInstructions, exampleCall, unknownToolHint } from '../catalogue/discovery-meta';
 import { redactArguments } from '../secrets';
@@ -475,13 +476,35 @@ export class ToolExecutor implements ToolService {
 
     await this.takeQuotas(decision, identity);
 
-    const response = await this.deps.transport.send(request, identity, {
-      timeoutMs: this.options.timeoutMs,
-      maxBodyBytes:
-        this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
-      ...(signal ? { signal } : {}),
-      maxTextBytes: this.maxTextBytes(),
-    });
+    const send = (req: GiteaRequest): Promise<GiteaResponse> =>
+      this.deps.transport.send(req, identity, {
+        timeoutMs: this.options.timeoutMs,
+        maxBodyBytes:
+          this.options.maxResponseBytes ?? Math.max(this.options.tools.maxBinaryBytes + 1, 32 * 1024 * 1024),
+        ...(signal ? { signal } : {}),
+        maxTextBytes: this.maxTextBytes(),
+      });
+    // A body that is file content is asked for with a Range of at most MAX_TEXT_BODY_BYTES, so Gitea
+    // sends no more than is read (bounded-read.ts; the raw tool's requests are sent as they are).
+    const bounded =
+      !rawParts && BYTE_RANGE_OPERATIONS.has(op.operationId)
+        ? boundedRange(request.headers.range, this.maxTextBytes())
+        : null;
+    if (bounded) request.headers.range = bounded.header;
+    let response = await send(request);
+    if (bounded) {
+      const settled = await settleBoundedRead(
+        request,
+        response,
+        bounded,
+        send,
+        this.options.tools.maxBinaryBytes,
+      );
+      if ('tooLarge' in settled) throw new CallFailure('payload_too_large', settled.tooLarge, settled.status);
+      request = settled.request;
+      response = settled.response;
+      ctx.request = request;
+    }
     ctx.status = response.status;
     if (response.status < 200 || response.status >= 300) {
       throw new CallFailure(kindForStatus(response.status), responseMessage(response), response.status);

@@ -43,6 +43,20 @@ function isLocalHost(hostname: string): boolean {
   );
 }
 
+/**
+ * Why an exchange is torn down after a cut text body: one error built once, without a stack (undici
+ * only passes it on to onError, which ignores it once the body was returned).
+ */
+const CUT_SIGNAL: Error = (() => {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new TransportError('payload_too_large', 'text body cut at MAX_TEXT_BODY_BYTES');
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+})();
+
 export class UndiciGiteaTransport implements GiteaTransport {
   private readonly origin: string;
   private readonly apiBase: string;
@@ -257,7 +271,9 @@ export class UndiciGiteaTransport implements GiteaTransport {
             total += Math.max(0, keep);
             finish({ receivedBytes: total, totalBytes: declaredLength });
             // The rest is not downloaded: the connection is torn down (its error is then ignored).
-            abort?.(new TransportError('payload_too_large', 'text body cut at MAX_TEXT_BODY_BYTES'));
+            // Only when Gitea ignored the Range of a file read (diffs, patches) or the body is not
+            // file content: a bounded read (core/executor/bounded-read.ts) gets no more than this.
+            abort?.(CUT_SIGNAL);
             return false;
           }
           total += chunk.length;

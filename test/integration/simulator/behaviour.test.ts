@@ -229,6 +229,48 @@ describe('Gitea simulator behaviour', () => {
       expect(await (await api('/repos/acme/widgets/pulls/4.patch')).text()).toMatch(/^From [0-9a-f]{40} /);
     });
 
+    it("answers Range on raw and media files the way Gitea's ServeUserContentByReader does, and ignores it on diffs", async () => {
+      const whole = Buffer.from(
+        await (await api('/repos/acme/widgets/raw/config/.env?ref=main')).arrayBuffer(),
+      );
+      const size = whole.length;
+      const part = await api('/repos/acme/widgets/raw/config/.env?ref=main', {
+        headers: { Range: 'bytes=4-9' },
+      });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 4-9/${size}`);
+      expect(part.headers.get('content-length')).toBe('6');
+      expect(Buffer.from(await part.arrayBuffer()).equals(whole.subarray(4, 10))).toBe(true);
+      // An end past the file is clamped; "bytes=a-" reads to the end.
+      const tail = await api('/repos/acme/widgets/media/config/.env?ref=main', {
+        headers: { Range: `bytes=${size - 3}-${size + 1000}` },
+      });
+      expect(tail.status).toBe(206);
+      expect(tail.headers.get('content-range')).toBe(`bytes ${size - 3}-${size - 1}/${size}`);
+      const open = await api('/repos/acme/widgets/raw/config/.env?ref=main', {
+        headers: { Range: 'bytes=0-' },
+      });
+      expect(open.status).toBe(206);
+      expect(Buffer.from(await open.arrayBuffer()).equals(whole)).toBe(true);
+      // A start at or past the end: 416 with http.Error's text and no Content-Range; end before start: 400.
+      const past = await api('/repos/acme/widgets/raw/config/.env?ref=main', {
+        headers: { Range: `bytes=${size}-` },
+      });
+      expect(past.status).toBe(416);
+      expect(past.headers.get('content-range')).toBeNull();
+      expect(await past.text()).toBe('invalid start range\n');
+      const backwards = await api('/repos/acme/widgets/raw/config/.env?ref=main', {
+        headers: { Range: 'bytes=9-4' },
+      });
+      expect(backwards.status).toBe(400);
+      expect(await backwards.text()).toBe('invalid end range\n');
+      // Gitea writes diffs and patches straight to the response: the Range is ignored.
+      const diff = await api('/repos/acme/widgets/pulls/4.diff', { headers: { Range: 'bytes=0-9' } });
+      expect(diff.status).toBe(200);
+      expect(diff.headers.get('content-range')).toBeNull();
+      expect((await diff.text()).length).toBeGreaterThan(10);
+    });
+
     it('answers errors as JSON {message, url}: 404, 409, 422', async () => {
       const dup = await api('/repos/acme/widgets/branches', {
         method: 'POST',

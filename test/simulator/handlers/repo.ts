@@ -327,23 +327,48 @@ const rawFile: Handler = (ctx): Reply => {
   const data = commit?.tree.get(path);
   if (!data) throw notFound('object does not exist');
   const ext = path.split('.').pop()?.toLowerCase() ?? '';
-  // Gitea serves raw files through Go's http.ServeContent: one "bytes=a-b" range gives 206.
-  const range = /^bytes=(\d+)-(\d*)$/.exec(String(ctx.req.headers.range ?? ''));
-  if (range) {
-    const start = Number(range[1]);
-    const end = Math.min(data.length - 1, range[2] ? Number(range[2]) : data.length - 1);
-    if (start >= data.length || end < start)
-      return {
-        status: 416,
-        raw: Buffer.from('invalid range: failed to overlap\n'),
-        contentType: 'text/plain; charset=utf-8',
-        headers: { 'Content-Range': `bytes */${data.length}` },
-      };
+  // Gitea serves raw files and LFS objects through httplib.ServeUserContentByReader (routers/common/
+  // serve.go, modules/httplib/serve.go), its own minimal Range support rather than Go's
+  // http.ServeContent: one "bytes=a-b" (or "bytes=a-") range of a non-empty file gives 206 with
+  // Content-Range and Content-Length, an end past the file is clamped; a start that does not parse
+  // or lies at or past the end is 416, an end before the start 400 (http.Error texts, no
+  // Content-Range); an empty file, or no "bytes=" range, is 200. It sends no Accept-Ranges header.
+  const rangeHeader = String(ctx.req.headers.range ?? '');
+  if (data.length > 0 && rangeHeader.startsWith('bytes=')) {
+    const parts = rangeHeader.slice('bytes='.length);
+    const dash = parts.indexOf('-');
+    const startText = dash === -1 ? parts : parts.slice(0, dash);
+    const endText = dash === -1 ? '' : parts.slice(dash + 1);
+    const start = /^[+-]?\d+$/.test(startText) ? Number(startText) : NaN;
+    const plainError = (status: number, message: string): Reply => ({
+      status,
+      raw: Buffer.from(`${message}\n`),
+      contentType: 'text/plain; charset=utf-8',
+    });
+    if (!Number.isFinite(start) || start < 0 || start >= data.length)
+      return plainError(
+        416,
+        Number.isFinite(start)
+          ? 'invalid start range'
+          : `strconv.ParseInt: parsing ${JSON.stringify(startText)}: invalid syntax`,
+      );
+    let end =
+      endText === '' && dash !== -1 ? data.length - 1 : /^[+-]?\d+$/.test(endText) ? Number(endText) : NaN;
+    if (!Number.isFinite(end))
+      return plainError(400, `strconv.ParseInt: parsing ${JSON.stringify(endText)}: invalid syntax`);
+    if (end >= data.length) end = data.length - 1;
+    if (end < start) return plainError(400, 'invalid end range');
     return {
       status: 206,
       raw: data.subarray(start, end + 1),
       contentType: MIME[ext] ?? sniffTextType(data),
-      headers: { 'Content-Range': `bytes ${start}-${end}/${data.length}`, 'Accept-Ranges': 'bytes' },
+      headers: {
+        'Content-Range': `bytes ${start}-${end}/${data.length}`,
+        'Content-Disposition': `inline; filename="${path.split('/').pop()}"`,
+        'Cache-Control': 'private, max-age=300',
+        ETag: `"${blobSha(data)}"`,
+        'Last-Modified': new Date(commit!.date).toUTCString(),
+      },
     };
   }
   return {
@@ -351,7 +376,6 @@ const rawFile: Handler = (ctx): Reply => {
     raw: data,
     contentType: MIME[ext] ?? sniffTextType(data),
     headers: {
-      'Accept-Ranges': 'bytes',
       'Content-Disposition': `inline; filename="${path.split('/').pop()}"`,
       'Cache-Control': 'private, max-age=300',
       ETag: `"${blobSha(data)}"`,
