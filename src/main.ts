@@ -3,6 +3,9 @@
 // SHUTDOWN_TIMEOUT_MS (stop accepting, drain the queue, close the database).
 // First: every module loaded after this line is compiled from (and into) Node's compile cache.
 import './infra/runtime/compile-cache';
+// Second: the embedded database's thread starts (embedded default only), so PGlite opens on the
+// other core while the rest loads (src/infra/database/pglite-thread.ts).
+import './infra/database/pglite-early-start';
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

@@ -1,19 +1,17 @@
 // Opens the database the configuration asks for: PostgreSQL through @prisma/adapter-pg when
 // DATABASE_URL is set, otherwise embedded PGlite (files under DATA_DIR/pglite, or in memory for
-// "memory://") through pglite-prisma-adapter. Both get the same migrations and the same client.
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
+// "memory://"; it runs in a worker thread, pglite-thread.ts) through pglite-prisma-adapter. Both get the same migrations and the same client.
 // Each configuration loads only its own driver (PGlite and its adapter, or pg and @prisma/adapter-pg):
 // the other one would cost start-up CPU and resident memory for nothing.
-import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaClient } from '../../generated/prisma/client';
 import { migrate, type MigrationResult } from './migrator';
-import { preparePgliteDataDir } from './pglite-data-dir';
+import { PGLITE_SHARED_BUFFERS, PGLITE_START_PARAMS } from './pglite-start-params';
+import { IN_MEMORY, startPgliteThread, takeEarlyPgliteThread } from './pglite-thread';
 import { pgliteRawSql, postgresRawSql, type RawSql } from './raw-sql';
 import { pgliteConnection, postgresConnection } from './sql-connection';
 
-export const IN_MEMORY_DATA_DIR = 'memory://';
+export const IN_MEMORY_DATA_DIR = IN_MEMORY;
 
 export type DatabaseOptions = {
   /** PostgreSQL URL, or null for PGlite. */
@@ -71,47 +69,22 @@ async function openPostgres(databaseUrl: string, migrationsDir?: string): Promis
   };
 }
 
-/**
- * The embedded database holds the audit trail of one sidecar: a small working set. PostgreSQL's
- * default 128 MB of shared buffers cost about 130 MB of resident memory and half a second of start
- * (the buffer pool lives in, and is initialised inside, the WebAssembly memory); 16 MB is plenty.
- */
-export const PGLITE_SHARED_BUFFERS = '16MB';
-
-function pgliteOptions(defaultStartParams: string[]): PGliteOptions {
-  return { startParams: [...defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
-}
-
-/**
- * V8 compiles PGlite's 9 MB WebAssembly module with its baseline compiler (Liftoff) and then
- * recompiles hot functions with its optimising one in the background. For the audit store's small
- * queries that second tier costs about 60 MB of resident memory and, on two cores, more CPU than
- * its faster code saves (2,000 inserts: 8.0 s with it, 3.8 s without, Node 20 and 22). The flag
- * only changes how WebAssembly modules compiled later run (here also Prisma's query compiler; the
- * audit trail writes raw SQL); it is set only for the embedded database.
- */
-function baselineWasmOnly(): void {
-  setFlagsFromString('--liftoff-only');
-}
+export { PGLITE_SHARED_BUFFERS, PGLITE_START_PARAMS };
 
 async function openPglite(dataDir: string, migrationsDir?: string): Promise<Database> {
-  baselineWasmOnly();
-  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('pglite-prisma-adapter'),
-  ]);
-  let pglite: PGlite;
-  if (dataDir === IN_MEMORY_DATA_DIR) {
-    pglite = new PGlite(pgliteOptions(PGlite.defaultStartParams));
-  } else {
-    const dir = join(resolve(dataDir), 'pglite');
-    mkdirSync(dirname(dir), { recursive: true });
-    // A new directory is initialised outside this process (template or child initdb): see pglite-data-dir.ts.
-    await preparePgliteDataDir(dir);
-    pglite = new PGlite(dir, pgliteOptions(PGlite.defaultStartParams));
+  // PGlite runs in its own thread (pglite-thread.ts), started by the entry point before it loaded
+  // the service's modules when this is the DATA_DIR it was started for. A new directory is filled
+  // from the build's template there (pglite-data-dir.ts).
+  const pglite = takeEarlyPgliteThread(dataDir) ?? startPgliteThread(dataDir, PGLITE_START_PARAMS);
+  try {
+    await pglite.waitReady;
+  } catch (error) {
+    await pglite.close().catch(() => undefined);
+    throw error;
   }
-  await pglite.waitReady;
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  // The adapter calls query (with its parsers), exec and transaction, which the thread's client offers.
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite as unknown as PGlite) });
   let closed = false;
   return {
     kind: 'pglite',

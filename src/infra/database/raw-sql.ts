@@ -5,7 +5,8 @@
 // trail, written on every call, needs none of it. Its repository casts every column it reads
 // (`::text`, `::int`), so the values read the same through either driver. Prisma keeps serving
 // the models (OAuth, grants, console); on PostgreSQL both share one pool.
-import type { PGlite, Transaction as PGliteTransaction } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PgliteThread, PgliteThreadTx } from './pglite-thread';
 import type { Pool, PoolClient } from 'pg';
 
 export type RawSqlTx = {
@@ -108,7 +109,7 @@ export function postgresRawSql(pool: Pool): RawSql {
   };
 }
 
-function pgliteSession(db: Pick<PGlite, 'query'> | PGliteTransaction): RawSqlTx {
+function pgliteSession(db: Pick<PGlite, 'query'> | Pick<PgliteThreadTx, 'query'>): RawSqlTx {
   return {
     async $queryRawUnsafe<T>(query: string, ...values: unknown[]) {
       return (await db.query(query, values)).rows as T;
@@ -119,7 +120,7 @@ function pgliteSession(db: Pick<PGlite, 'query'> | PGliteTransaction): RawSqlTx 
   };
 }
 
-export function pgliteRawSql(pglite: PGlite): RawSql {
+export function pgliteRawSql(pglite: Pick<PgliteThread, 'query' | 'transaction'>): RawSql {
   return {
     ...pgliteSession(pglite),
     $transaction: (fn) => pglite.transaction((tx) => fn(pgliteSession(tx))),

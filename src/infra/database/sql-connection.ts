@@ -2,6 +2,7 @@
 // Both drivers run a script through the simple-query protocol, so a migration file without its
 // own BEGIN/COMMIT still applies atomically, as it does under `prisma migrate deploy`.
 import type { PGlite } from '@electric-sql/pglite';
+import type { PgliteThread } from './pglite-thread';
 // pg is loaded when a PostgreSQL connection is opened: the embedded default never needs it.
 import type { Client as PgClient } from 'pg';
 
@@ -13,7 +14,10 @@ export interface SqlConnection {
   readonly shared: boolean;
 }
 
-export function pgliteConnection(db: PGlite): SqlConnection {
+/** PGlite in this thread (the build's template) or the embedded database's thread. */
+export function pgliteConnection(
+  db: Pick<PGlite, 'query' | 'exec'> | Pick<PgliteThread, 'query' | 'exec'>,
+): SqlConnection {
   return {
     shared: false,
     async query<T extends Record<string, unknown>>(sql: string, params: unknown[] = []) {
