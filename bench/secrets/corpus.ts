@@ -33,7 +33,12 @@ const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 const b64url = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
 
 /** One secret format: `make` returns the secret value and a line of realistic text that holds it. */
-export type SecretFormat = { name: string; make: (rng: Rng) => { secret: string; line: string } };
+export type SecretFormat = {
+  name: string;
+  make: (rng: Rng) => { secret: string; line: string };
+  /** The line is the whole body (raw text, or JSON text that is parsed), not embedded in one. */
+  body?: 'text' | 'json';
+};
 
 const j = (...parts: string[]): string => parts.join('');
 const env = (name: string, secret: string): { secret: string; line: string } => ({
@@ -64,6 +69,7 @@ import { LOOKALIKE_NEGATIVE_FORMATS, LOOKALIKE_SECRET_FORMATS } from './corpus-l
 import { CONTEXT_NEGATIVE_FORMATS, CONTEXT_SECRET_FORMATS } from './corpus-contexts';
 import { GENERALISE_NEGATIVE_FORMATS, GENERALISE_SECRET_FORMATS } from './corpus-generalise';
 import { RECALL_NEGATIVE_FORMATS, RECALL_SECRET_FORMATS } from './corpus-recall';
+import { BODY_NEGATIVE_FORMATS, BODY_SECRET_FORMATS } from './corpus-bodies';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -395,6 +401,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...CONTEXT_SECRET_FORMATS,
   ...GENERALISE_SECRET_FORMATS,
   ...RECALL_SECRET_FORMATS,
+  ...BODY_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -524,13 +531,17 @@ const BASE_NEGATIVE_FORMATS: Array<{ name: string; make: (rng: Rng) => string }>
   { name: 'secret-name-field', make: () => '{"name": "DEPLOY_KEY", "created_at": "2026-10-01T10:00:00Z"}' },
 ];
 
-export const NEGATIVE_FORMATS = [
+/** A hard-negative format; `body` as for secret formats. */
+export type NegativeFormat = { name: string; make: (rng: Rng) => string; body?: 'text' | 'json' };
+
+export const NEGATIVE_FORMATS: NegativeFormat[] = [
   ...BASE_NEGATIVE_FORMATS,
   ...FAMILY_NEGATIVE_FORMATS,
   ...LOOKALIKE_NEGATIVE_FORMATS,
   ...CONTEXT_NEGATIVE_FORMATS,
   ...GENERALISE_NEGATIVE_FORMATS,
   ...RECALL_NEGATIVE_FORMATS,
+  ...BODY_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */
@@ -666,6 +677,13 @@ export function embed(rng: Rng, line: string, variant: number): Payload {
   }
 }
 
+/** A format that is a whole body: raw text as Gitea sends a diff or a log, or JSON parsed. */
+function whole(body: 'text' | 'json', text: string): Payload {
+  return body === 'text'
+    ? { kind: 'text', value: text }
+    : { kind: 'json', value: JSON.parse(text) as unknown };
+}
+
 export type CorpusItem = { format: string; payload: Payload; secret: string | null };
 
 /** Builds the labelled corpus: `perFormat` positives per secret format, `negPerFormat` per negative format. */
@@ -691,12 +709,22 @@ export function buildCorpus(
               secret,
             ])
           : line;
-      positives.push({ format: f.name, payload: embed(rng, text, v++), secret });
+      positives.push({
+        format: f.name,
+        payload: f.body ? whole(f.body, text) : embed(rng, text, v++),
+        secret,
+      });
     }
   }
   for (const f of NEGATIVE_FORMATS) {
-    for (let i = 0; i < negPerFormat; i++)
-      negatives.push({ format: f.name, payload: embed(rng, f.make(rng), v++), secret: null });
+    for (let i = 0; i < negPerFormat; i++) {
+      const text = f.make(rng);
+      negatives.push({
+        format: f.name,
+        payload: f.body ? whole(f.body, text) : embed(rng, text, v++),
+        secret: null,
+      });
+    }
   }
   return { positives, negatives };
 }

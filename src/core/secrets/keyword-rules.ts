@@ -26,6 +26,9 @@ const NL = '(?:\\r?\\n|(?:\\\\r)?\\\\n)';
 const LINE_PREFIX = '[ \\t>+]*(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4})?[ \\t>+]*';
 // A `\n` escape inside a string literal, itself JSON-escaped or not.
 const ESC_N = '(?:\\\\{1,2}r)?(?:\\\\{1,2}n)?';
+// Not a placeholder word inside the value (for rules whose values may hold brackets, which the
+// shared placeholder check reads as a template).
+const NO_PLACEHOLDER = `(?![^\\s"'\\u0000]{0,200}(?:${ci('example')}|${ci('xxxx')}|\\*\\*\\*|${ci('your')}[_-]|${ci('change')}[_-]?${ci('me')}|${ci('placeholder')}|${ci('redacted')}|${ci('dummy')}|aegis-masked))`;
 // A value with a letter and a digit (a password or token, not a word or a name).
 const MIXED = '(?=[^\\s"\'`]{0,199}[0-9])(?=[^\\s"\'`]{0,199}[A-Za-z])';
 
@@ -67,6 +70,14 @@ function rule(
     near: '',
   };
 }
+
+// Providers whose keys have no prefix of their own (32 hex characters): the provider's name on the
+// same line makes the value a key (SDK calls with positional arguments, env names without a secret
+// word). Also a JSON pair whose `name` holds one of them (an Actions variable) is scanned as
+// `"NAME":"value"` (namesProvider in ported-rules.util.ts).
+const HEX32_PROVIDERS = ['rollbar', 'bugsnag', 'mailjet', 'twilio'];
+/** Lower-case provider words that make a key or sibling `name` name a credential. */
+export const PROVIDER_NAME_WORDS: readonly string[] = HEX32_PROVIDERS;
 
 export const KEYWORD_RULES: KeywordRuleSource[] = [
   // ---- Provider tokens with a documented prefix ----------------------------------------------
@@ -426,5 +437,66 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     ['net user '],
     `${ci('net')}[ \\t]+${ci('user')}[ \\t]+(?:"[^"\\n\\u0000]{1,64}"|[^\\s/"'\\u0000]{1,64})[ \\t]+(["']?)([^\\s/"'*\\\\\\u0000][^\\s"'\\\\\\u0000]{3,200})\\1(?=[ \\t]+/|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
     { group: 2, entropy: 1.5, values: true },
+  ),
+  // ---- Sixth pass: bodies Gitea returns (diffs, Actions variables and logs, webhooks, files) -----
+  // A quoted value with punctuation under a secret name (Django's SECRET_KEY alphabet, passwords
+  // with symbols), which the keyword regex's value class stops at. Not a reference (`$`, `{`, `<`,
+  // `%` first).
+  rule(
+    'secret-assignment',
+    ['secret', 'pass', 'pwd', 'token'],
+    `${SECRET_WORD}(?:[_.-]?(?:${ci('key')}(?:[_-]?${ci('base')})?|${ci('value')}|${ci('string')}|[0-9]))?\\\\?["']?[ \\t]{0,3}(?:=>|:=|=|:)[ \\t]{0,3}(${Q})(?=[^"'\\s\\\\\\u0000]{0,199}[!@#%^&*()=+])${MIXED}${NO_PLACEHOLDER}(?!\\$[A-Za-z_{(]|%[A-Za-z_(])([^\\s"'\\\\<>{}[\\]\\u0000]{16,200})\\1`,
+    // Brackets make the shared placeholder check refuse a value: the pattern checks placeholders itself.
+    { group: 2, entropy: 3.5, values: true, block: true },
+  ),
+  // Personal access tokens under a *_PAT name: REGISTRY_PAT=..., "GITEA_PAT": "...".
+  rule(
+    'secret-assignment',
+    ['_pat', '-pat'],
+    `[_-](?:PAT|pat)\\\\?["']?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)${MIXED}([A-Za-z0-9_.~+/-]{20,200}={0,2})(?![A-Za-z0-9_.~+/=-])\\1`,
+    { group: 2, entropy: 3.5 },
+  ),
+  rule(
+    'provider-key',
+    HEX32_PROVIDERS,
+    `(?<=(?:${HEX32_PROVIDERS.map(ci).join('|')})[^\\n\\u0000]{0,80}?[\\s"'\`=:(,>])[a-f0-9]{32}(?![A-Za-z0-9])`,
+    { find: 'window' },
+  ),
+  // Twilio's Client(account SID, auth token), the SDK import a few lines before.
+  rule(
+    'provider-key',
+    ['twilio'],
+    `(?<=${ci('twilio')}[^\\u0000]{0,300}?\\bAC[0-9a-f]{32}${Q}\\s{0,3},\\s{0,3}${Q})[0-9a-f]{32}(?![A-Za-z0-9])`,
+    { find: 'window' },
+  ),
+  // Firebase Cloud Messaging legacy server keys: AAAA + 7, a colon, APA91b + 134.
+  rule('fcm-server-key', [':apa91b'], '\\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134}', { find: 'window' }),
+  // Prose: "the admin password is now X", "the token is still X".
+  rule(
+    'secret-assignment',
+    ['is now', 'was now', 'is still', 'is currently'],
+    `(?<=(?:${ci('password')}|${ci('passwd')}|${ci('passphrase')}|${ci('pwd')}|${ci('secret')}|${ci('token')})[^\\n\\u0000.]{0,40}?)\\b(?:is|was)[ \\t]+(?:now|still|currently)[ \\t]*:?[ \\t]*(["'\`]?)${MIXED}([^\\s"'\`<>.,;\\\\\\u0000][^\\s"'\`<>\\\\\\u0000]{5,200}?)\\1(?=[\\s.,;)\\\\]|$)`,
+    { group: 2, entropy: 2, values: true, find: 'window' },
+  ),
+  // aws configure set aws_secret_access_key VALUE (and the session token).
+  rule(
+    'secret-flag',
+    ['configure set'],
+    `${ci('configure')}[ \\t]+set[ \\t]+(?:--profile[ \\t]+\\S+[ \\t]+)?(?:[A-Za-z0-9_-]{1,40}\\.)?(?:aws_secret_access_key|aws_session_token)[ \\t]+(["']?)${ARG}\\1`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  // Platform CLIs that store secrets: fly secrets set NAME=VALUE, heroku/dokku config:set NAME=VALUE
+  // (config values may be plain settings: random-looking values of 16+ characters only).
+  rule(
+    'secret-flag',
+    ['secrets set'],
+    `(?<=\\b(?:fly|flyctl)[ \\t]+secrets[ \\t]+set\\b[^\\n\\u0000]{0,300}?[ \\t])[A-Za-z_][A-Za-z0-9_]{0,60}=(["']?)${MIXED}([^\\s"'\\\\$\\u0000][^\\s"'\\\\\\u0000]{5,300})\\1`,
+    { group: 2, entropy: 2.5, values: true, find: 'window' },
+  ),
+  rule(
+    'secret-flag',
+    ['config:set'],
+    `(?<=\\b(?:heroku|dokku)[ \\t]+config:set\\b[^\\n\\u0000]{0,300}?[ \\t])[A-Z_][A-Z0-9_]{0,60}=(["']?)${MIXED}([^\\s"'\\\\$\\u0000][^\\s"'\\\\\\u0000]{15,300})\\1`,
+    { group: 2, entropy: 3.5, values: true, find: 'window' },
   ),
 ];

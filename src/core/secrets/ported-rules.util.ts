@@ -16,7 +16,7 @@ import {
   type PortedRuleSource,
 } from './gitleaks-rules.generated';
 import { createByteSkip, type ByteSkip } from './byte-skip.util';
-import { KEYWORD_RULES } from './keyword-rules';
+import { KEYWORD_RULES, PROVIDER_NAME_WORDS } from './keyword-rules';
 import type { PatternMatch } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
 
@@ -694,11 +694,12 @@ function finish(touched: Rule[], text: string, out: PatternMatch[]): void {
 // generic rule's keywords are left out (the engine's own key-name rule covers them).
 const PROVIDER_NAME_RE = new RegExp(
   [
-    ...new Set(
-      GITLEAKS_RULES.filter(
+    ...new Set([
+      ...GITLEAKS_RULES.filter(
         (r) => (r.find === 'assign' || r.regex.startsWith(IDENT_PREFIX)) && r.id !== 'generic-api-key',
       ).flatMap((r) => r.keywords),
-    ),
+      ...PROVIDER_NAME_WORDS,
+    ]),
   ]
     .filter((k) => k.length >= 4)
     .map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))

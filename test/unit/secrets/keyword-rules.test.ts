@@ -3,7 +3,7 @@
 // fourth pass (block scalars, cookies, Gitea's token response) with the look-alikes they leave alone.
 import { KEYWORD_RULES } from '../../../src/core/secrets/keyword-rules';
 import { formatMask, indexOfMaskMarker } from '../../../src/core/secrets/mask-format.util';
-import { scanText, scrubText } from '../../../src/core/secrets';
+import { scanText, scrubResult, scrubText } from '../../../src/core/secrets';
 import { giteaToken, randomWord } from './helpers';
 
 const ctx = { exactSecrets: [], mode: 'mask' as const, skipPatterns: false };
@@ -124,5 +124,55 @@ describe('shapes of the fifth pass', () => {
     }
     const es = ['es', 'su_'].join('') + randomWord(60);
     expect(masked(`key ${es}`, es)).toBe(true);
+  });
+});
+
+describe('shapes of the sixth pass (bodies Gitea returns)', () => {
+  const hex32 = (): string => giteaToken().slice(0, 32);
+  const maskedJson = (value: unknown, secret: string): boolean =>
+    !JSON.stringify(scrubResult(value, ctx).value).includes(secret);
+
+  it('masks a quoted value with punctuation under a secret name, in a diff too, not a reference', () => {
+    const s = `${randomWord(10)}!@#(${randomWord(8)}-_=+)${randomWord(10)}7`;
+    expect(masked(`+SECRET_KEY = '${s}'`, s)).toBe(true);
+    expect(masked(`{"password": "${s}"}`, s)).toBe(true);
+    expect(scanText(`+SECRET_KEY = '\${SECRET_KEY}!${randomWord(16)}7'`)).toEqual([]);
+    expect(scanText(`password: "your_Pass123!word_here"`)).toEqual([]);
+    expect(scanText(`secret: '$DB_SECRET!${randomWord(16)}7'`)).toEqual([]);
+  });
+
+  it('masks a *_PAT value in env and in an Actions variable listing, not a *_PATH', () => {
+    const s = randomWord(34) + '5';
+    expect(masked(`REGISTRY_PAT=${s}`, s)).toBe(true);
+    expect(maskedJson([{ name: 'REGISTRY_PAT', data: s, description: '' }], s)).toBe(true);
+    expect(scanText(`CONFIG_PATH=/etc/${randomWord(12)}9/app.yml`)).toEqual([]);
+  });
+
+  it('masks 32-hex keys next to a provider name, in code and in a variable named after it', () => {
+    const k = hex32();
+    const s = hex32();
+    expect(masked(`const mailjet = Mailjet.apiConnect('${k}', '${s}');`, s)).toBe(true);
+    expect(masked(`rollbar.init('${s}', 'production')`, s)).toBe(true);
+    expect(maskedJson([{ name: 'ROLLBAR_ACCESS', data: s }], s)).toBe(true);
+    expect(masked(`from twilio.rest import Client\nclient = Client("AC${hex32()}", "${s}")`, s)).toBe(true);
+    // the same hex with no provider nearby is a checksum
+    expect(scanText(`md5 ${s}  dist/app.tar.gz`)).toEqual([]);
+  });
+
+  it('masks an FCM server key', () => {
+    const s = ['AA', 'AA', randomWord(7), ':APA', '91b', randomWord(134)].join('');
+    expect(masked(`FCM server key: ${s}`, s)).toBe(true);
+  });
+
+  it('masks prose with "is now", the aws and platform CLIs, not settings or ids', () => {
+    const s = randomWord(12) + '42';
+    expect(masked(`admin password for staging is now ${s}`, s)).toBe(true);
+    expect(masked(`aws configure set aws_secret_access_key ${randomWord(30)}/${s}`, s)).toBe(true);
+    expect(masked(`fly secrets set DATABASE_URL=x API_SIGNING=${s}`, s)).toBe(true);
+    const long = randomWord(30) + '42';
+    expect(masked(`heroku config:set STRIPE_SIGNING=${long} -a app`, long)).toBe(true);
+    expect(scanText('heroku config:set NODE_ENV=production WEB_CONCURRENCY=2 -a app')).toEqual([]);
+    expect(scanText('aws configure set region eu-west-1')).toEqual([]);
+    expect(scanText('the token is now rotated every 24h by the runner')).toEqual([]);
   });
 });
