@@ -63,6 +63,16 @@ const compileAllow = (a: PortedAllowlist): Allow => ({
 // gitleaks' semi-generic pattern starts with up to 50 identifier characters before the keyword; they
 // only widen the match to the left (never the secret), so the engine matches from the keyword on.
 const IDENT_PREFIX = '[\\w.\\-]{0,50}?';
+// Some of gitleaks' rules (cisco-meraki, cohere, okta, privateai, sumologic) nest that prefix in a
+// second one: `[\w.\-]{0,50}?(?:[\w.\-]{0,50}?KEYWORD...`. V8's backtracking tries the 51 x 51 splits
+// of a word run at every position of a window (about 3 s of CPU for 32 K of word characters with
+// the keyword every 2,000), where RE2 in gitleaks is linear. One lazy `{0,100}?` matches the same:
+// the nested pair's first success is at the smallest total length (a split only adds lengths the
+// pair already tried, and what follows depends only on where it starts; no backreferences), and
+// the groups are unchanged.
+const NESTED_IDENT_PREFIX = IDENT_PREFIX + '(?:' + IDENT_PREFIX;
+const flatPrefix = (re: string): string =>
+  re.startsWith(NESTED_IDENT_PREFIX) ? '(?:[\\w.\\-]{0,100}?' + re.slice(NESTED_IDENT_PREFIX.length) : re;
 
 // gitleaks' rules, then the engine's own keyword rules (keyword-rules.ts) in the same shape.
 const RULE_SOURCES: Array<PortedRuleSource & { kind?: string; block?: boolean }> = [
@@ -78,7 +88,7 @@ export const PORTED_RULES: Rule[] = RULE_SOURCES.map((r) => ({
     r.find === 'assign' && r.regex.startsWith(IDENT_PREFIX) ? r.regex.slice(IDENT_PREFIX.length) : r.regex,
     'dy',
   ),
-  global: new RegExp(r.regex, 'dg'),
+  global: new RegExp(flatPrefix(r.regex), 'dg'),
   near: r.near
     ? new RegExp(r.near.startsWith(IDENT_PREFIX) ? r.near.slice(IDENT_PREFIX.length) : r.near, 'dy')
     : null,

@@ -7,10 +7,12 @@ import { scanText, scanTextWithoutWindows } from '../../../src/core/secrets/patt
 import {
   asciiCodes,
   LiteralHits,
+  PORTED_RULES,
   scanPortedRules,
   usesByteSkip,
 } from '../../../src/core/secrets/ported-rules.util';
 import type { PatternMatch } from '../../../src/core/secrets/pattern-rules.util';
+import { GITLEAKS_RULES } from '../../../src/core/secrets/gitleaks-rules.generated';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const ctx = { exactSecrets: [] as string[], mode: 'mask' as const, skipPatterns: false };
@@ -143,5 +145,56 @@ describe('keyword skip over bytes', () => {
       found += wasm.out.length;
     }
     expect(found).toBeGreaterThan(100);
+  });
+});
+
+describe("gitleaks' nested identifier prefix", () => {
+  // Five rules start with `[\w.\-]{0,50}?(?:[\w.\-]{0,50}?KEYWORD`, which V8 backtracks through at
+  // every position of a word run; the engine runs them with one `{0,100}?`, which must match alike.
+  const nested = '[\\w.\\-]{0,50}?(?:[\\w.\\-]{0,50}?';
+  const sources = new Map(GITLEAKS_RULES.map((r) => [r.id, r.regex]));
+  const rules = PORTED_RULES.filter((r) => sources.get(r.id)?.startsWith(nested));
+  const W = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-';
+  const all = (re: RegExp, t: string) => {
+    const out: Array<[number, string[], unknown]> = [];
+    re.lastIndex = 0;
+    for (let m = re.exec(t); m !== null; m = re.exec(t)) out.push([m.index, [...m], m.indices]);
+    return out;
+  };
+  it('are flattened and find what the nested form finds, at every prefix length', () => {
+    expect(rules.map((r) => r.id).sort()).toEqual([
+      'cisco-meraki-api-key',
+      'cohere-api-token',
+      'okta-access-token',
+      'privateai-api-token',
+      'sumologic-access-id',
+    ]);
+    const rng = mulberry32(131);
+    const values = [
+      () => pick(rng, '0123456789abcdef', 40),
+      () => pick(rng, ALNUM, 40),
+      () => '00' + pick(rng, ALNUM + '=-', 40),
+      () => pick(rng, 'abcdefghijklmnopqrstuvwxyz0123456789', 32),
+      () => 'su' + pick(rng, ALNUM, 12),
+    ];
+    const keywordsOf = new Map(GITLEAKS_RULES.map((r) => [r.id, r.keywords]));
+    const cases = (k: string) => [k, k.toUpperCase(), k[0]!.toUpperCase() + k.slice(1)];
+    const ops = ['=', ' = ', ': ', '":"', '=> ', ',', '|| '];
+    let matched = 0;
+    for (const rule of rules) {
+      expect(rule.global.source).not.toBe(new RegExp(sources.get(rule.id)!).source);
+      const reference = new RegExp(sources.get(rule.id)!, 'dg');
+      const keywords = keywordsOf.get(rule.id)!.flatMap(cases);
+      for (let n = 0; n < 300; n++) {
+        const kw = keywords[n % keywords.length]!;
+        let t = pick(rng, ' \n"', 1) + pick(rng, W, n % 131) + kw + ops[n % ops.length]!;
+        t += values[n % values.length]!() + pick(rng, '" \n;x', 1);
+        if (n % 4 === 0) t += pick(rng, W, 60) + kw + '=' + values[(n >> 2) % values.length]!();
+        const found = all(rule.global, t);
+        expect(found).toEqual(all(reference, t));
+        if (found.length > 0) matched++;
+      }
+    }
+    expect(matched).toBeGreaterThan(100);
   });
 });
