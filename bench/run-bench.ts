@@ -24,6 +24,7 @@ import {
   type ConfigColumn,
 } from './lib/report.util';
 import { addedLatency, summarize } from './lib/stats.util';
+import { startHealthProber, type HealthProber } from './lib/health-prober';
 import { openRawSession, rawToolCall, type RawSession } from './load/jsonrpc-client';
 import { mergeResults, runLoad, type Call, type LoadResult } from './load/load-runner';
 import { PEER_PACKAGE, startPeer, type Peer } from './peer/openapi-peer';
@@ -117,6 +118,8 @@ type Target = {
   sdk?: boolean;
   /** The peer (@ivotoby/openapi-mcp-server) driven by the SDK client. */
   peer?: boolean;
+  /** Sidecar targets: its /healthz, asked by the prober during the c=32 load (issue 18). */
+  healthUrl?: string;
 };
 
 /** Marks the targets driven by the official SDK client (info rows, not checked against targets). */
@@ -139,6 +142,13 @@ function processCpuMs(pid: number): number | null {
 /** CPU per call of the serving process and of this load generator, per target (all rounds). */
 const cpuPerCall = new Map<string, { server: number; client: number; calls: number }>();
 
+/** /healthz latencies (ms) of each sidecar target during the c=32 load, all rounds (issue 18). */
+const healthDuringLoad = new Map<string, { latenciesMs: number[]; loadAverage: number[] }>();
+/** Set while the load phases run: asks a sidecar's /healthz from a process of its own. */
+let healthProber: HealthProber | null = null;
+/** Issue 18: /healthz p99 during the c=32 load (nothing blocks the event loop), ms. */
+const HEALTH_P99_TARGET_MS = 50;
+
 /** Runs every target in interleaved rounds and merges each target's rounds. */
 async function interleaved(
   targets: Target[],
@@ -151,11 +161,19 @@ async function interleaved(
     for (const t of targets) {
       const s0 = t.pid ? processCpuMs(t.pid) : null;
       const c0 = process.cpuUsage();
-      const res = await runLoad(t.call, opts);
+      const key = `${opts.tag}: ${t.name}@c${opts.concurrency}`;
+      let res: LoadResult;
+      if (healthProber && t.healthUrl && opts.concurrency === 32) {
+        const probed = await healthProber.during(t.healthUrl, () => runLoad(t.call, opts));
+        res = probed.value;
+        const h = healthDuringLoad.get(key) ?? { latenciesMs: [], loadAverage: [] };
+        h.latenciesMs.push(...probed.latenciesMs);
+        h.loadAverage.push(os.loadavg()[0] ?? 0);
+        healthDuringLoad.set(key, h);
+      } else res = await runLoad(t.call, opts);
       const c1 = process.cpuUsage(c0);
       const s1 = t.pid ? processCpuMs(t.pid) : null;
       acc.get(t.name)?.push(res);
-      const key = `${opts.tag}: ${t.name}@c${opts.concurrency}`;
       const cur = cpuPerCall.get(key) ?? { server: 0, client: 0, calls: 0 };
       cur.server += s0 !== null && s1 !== null ? s1 - s0 : Number.NaN;
       cur.client += (c1.user + c1.system) / 1000;
@@ -446,6 +464,10 @@ async function main(): Promise<void> {
     const c1 = opts.quick ? { rounds: 3, calls: 50, maxMs: 800 } : { rounds: 6, calls: 150, maxMs: 3000 };
     const cN = opts.quick ? { rounds: 2, maxMs: 500 } : { rounds: 3, maxMs: 1500 };
     const concurrencies = opts.quick ? [32] : [8, 32];
+    if (instances.length) {
+      healthProber = await startHealthProber();
+      helpers.push(healthProber.child);
+    }
     for (const w of WORKLOADS) {
       const targets: Target[] = [
         { name: 'direct', call: httpCall(upstream.url, w.httpPath) },
@@ -472,6 +494,7 @@ async function main(): Promise<void> {
           config: i.config,
           call: rawToolCall(i.sessions, w.tool, w.args),
           pid: i.sc.pid,
+          healthUrl: new URL('/healthz', i.sc.mcpUrl).href,
         });
         // Info: the official SDK client, whose own per-call work is part of what it measures.
         if (i.sdk)
@@ -482,6 +505,7 @@ async function main(): Promise<void> {
             sdk: true,
             call: mcpCall(i.clients, w),
             pid: i.sc.pid,
+            healthUrl: new URL('/healthz', i.sc.mcpUrl).href,
           });
       }
       const lat = await phase(`load c=1, ${w.tool}`, () =>
@@ -670,6 +694,39 @@ async function main(): Promise<void> {
             );
         }
         if (concurrency === 32) {
+          // Issue 18: the sidecar's /healthz while it serves the c=32 load (its event loop held).
+          for (const t of targets) {
+            const h = healthDuringLoad.get(`${w.tool}: ${t.name}@c32`);
+            if (!h || !t.config) continue;
+            if (!h.latenciesMs.length) {
+              rows.push(
+                forConfig(
+                  unavailableRow(sec, `${t.figure}: /healthz p99 during the load`, 'no answer'),
+                  t.config,
+                ),
+              );
+              continue;
+            }
+            const s = summarize(h.latenciesMs);
+            const load = `load average ${Math.min(...h.loadAverage).toFixed(1)}–${Math.max(...h.loadAverage).toFixed(1)}`;
+            const note = `p50 ${ms(s.p50)}, max ${ms(Math.max(...h.latenciesMs))}, ${h.latenciesMs.length} checks; ${load}`;
+            rows.push(
+              forConfig(
+                t.sdk
+                  ? infoRow(sec, `${t.figure}: /healthz p99 during the load`, s.p99, 'ms', note)
+                  : checkedRow(
+                      sec,
+                      `${t.figure}: /healthz p99 during the load`,
+                      s.p99,
+                      'ms',
+                      '<=',
+                      HEALTH_P99_TARGET_MS,
+                      note,
+                    ),
+                t.config,
+              ),
+            );
+          }
           // CPU per call does not depend on how busy the machine is: the steadiest comparison here.
           for (const t of targets) {
             const c = cpuPerCall.get(`${w.tool}: ${t.name}@c32`);
@@ -692,6 +749,14 @@ async function main(): Promise<void> {
         }
       }
     }
+    healthProber?.close();
+    healthProber = null;
+    raw.healthDuringLoad = Object.fromEntries(
+      [...healthDuringLoad.entries()].map(([k, h]) => [
+        k,
+        { ...summarize(h.latenciesMs), loadAverage: h.loadAverage },
+      ]),
+    );
     if (sidecarMissing)
       rows.push(
         forConfig(
