@@ -354,6 +354,34 @@ export const BODY_SECRET_FORMATS: SecretFormat[] = [
       );
     }),
   ),
+  json(
+    f('webhook-authorization-other-scheme', (pick) => {
+      const s = pick(A, 32);
+      const scheme = ['Api-Key', 'Key', 'OAuth', ''][s.charCodeAt(0) % 4]!;
+      return mk(
+        s,
+        JSON.stringify({
+          id: 12,
+          type: 'gitea',
+          config: { content_type: 'json', url: 'https://alerts.example.com/v2/events' },
+          authorization_header: scheme ? `${scheme} ${s}` : s,
+          active: true,
+        }),
+      );
+    }),
+  ),
+  text(
+    f('actions-log-curl-vendor-scheme', (pick) => {
+      const s = pick(A, 40);
+      return mk(
+        s,
+        logged([
+          `+ curl -sS -H 'Authorization: Klaviyo-API-Key ${s}' https://a.klaviyo.com/api/lists/`,
+          '{"data":[]}',
+        ]),
+      );
+    }),
+  ),
   // ---- Files people commit ----------------------------------------------------------------------------
   f('dotenv-quoted', (pick) => {
     const s = pick(A, 20) + pick('!#%&*+-.=?@^_~', 2) + pick(D, 2);
@@ -634,6 +662,16 @@ export const BODY_NEGATIVE_FORMATS: NegativeFormat[] = [
     ),
     body: 'json',
   },
+  n(
+    'authorization-sigv4-and-signature',
+    (pick) =>
+      `Authorization: AWS4-HMAC-SHA256 Credential=${j('AKID', 'EXAMPLE')}/20261104/eu-west-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${pick(H, 64)}\nAuthorization: Signature keyId="hmac-key-1",algorithm="hmac-sha256",signature="${pick(B, 44)}"`,
+  ),
+  n(
+    'authorization-placeholders',
+    () =>
+      'Authorization: Bearer ${TOKEN}\nAuthorization: Api-Key <your-api-key>\n{"authorization_header":""}',
+  ),
   n(
     'k8s-configmap-b64-plain',
     () => `kind: ConfigMap\ndata:\n  motd: ${b64('Welcome to the staging cluster, be nice')}`,

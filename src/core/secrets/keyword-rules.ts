@@ -499,4 +499,13 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     `(?<=\\b(?:heroku|dokku)[ \\t]+config:set\\b[^\\n\\u0000]{0,300}?[ \\t])[A-Z_][A-Z0-9_]{0,60}=(["']?)${MIXED}([^\\s"'\\\\$\\u0000][^\\s"'\\\\\\u0000]{15,300})\\1`,
     { group: 2, entropy: 3.5, values: true, find: 'window' },
   ),
+  // An Authorization header (or Gitea's webhook `authorization_header`) with a scheme the header
+  // rules do not list (Api-Key, Key, OAuth, vendor schemes) or none: the value is the credential.
+  // Padding only at the end, so `Credential=...` and `keyId="..."` parameters are not values.
+  rule(
+    'authorization-header',
+    ['authorization'],
+    `${ci('authorization')}(?:_${ci('header')})?\\\\?["']?[ \\t]{0,3}:[ \\t]{0,3}\\\\?["']?(?:[A-Za-z][A-Za-z0-9_-]{1,30}[ \\t]{1,3})?${MIXED}([A-Za-z0-9+/_.~:-]{16,400}={0,2})(?![A-Za-z0-9+/_.~:=-]|[ \\t]+[A-Za-z]+=)`,
+    { entropy: 3 },
+  ),
 ];

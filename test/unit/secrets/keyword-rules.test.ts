@@ -159,6 +159,17 @@ describe('shapes of the sixth pass (bodies Gitea returns)', () => {
     expect(scanText(`md5 ${s}  dist/app.tar.gz`)).toEqual([]);
   });
 
+  it('masks an Authorization header of any scheme or none (a webhook authorization_header), not SigV4 or placeholders', () => {
+    const s = randomWord(30) + '4';
+    for (const scheme of ['Api-Key ', 'Key ', 'OAuth ', 'Klaviyo-API-Key ', ''])
+      expect(maskedJson({ id: 1, authorization_header: `${scheme}${s}` }, s)).toBe(true);
+    expect(masked(`curl -H 'Authorization: Api-Key ${s}' https://x`, s)).toBe(true);
+    const sigv4 = `Authorization: AWS4-HMAC-SHA256 Credential=AKID/20261104/eu-west-1/s3/aws4_request, SignedHeaders=host, Signature=${giteaToken()}`;
+    // (its Credential= parameter is an assignment the keyword rule reads; the scheme is not a value)
+    expect(scanText(sigv4).filter((m) => m.kind === 'authorization-header')).toEqual([]);
+    expect(scanText('Authorization: Bearer ${TOKEN}')).toEqual([]);
+  });
+
   it('masks an FCM server key', () => {
     const s = ['AA', 'AA', randomWord(7), ':APA', '91b', randomWord(134)].join('');
     expect(masked(`FCM server key: ${s}`, s)).toBe(true);
