@@ -1,7 +1,8 @@
 // The only place ajv is used: compiles tool input schemas (lazily, cached) and reports failures
 // with the JSON-schema path so that an agent can fix its call.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+// ajv and ajv-formats are loaded with the first validator a call needs (about 0.1-0.2 s of a start).
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 export type ValidationIssue = { path: string; schemaPath: string; message: string };
 export type ValidationOutcome = { ok: true } | { ok: false; issues: ValidationIssue[]; message: string };
@@ -9,18 +10,23 @@ export type ValidationOutcome = { ok: true } | { ok: false; issues: ValidationIs
 export function createAjv(): Ajv {
   // strict: false because Swagger-derived schemas carry descriptive keywords ajv does not know;
   // the catalogue test compiles every schema in strict mode separately.
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { default: AjvClass } = require('ajv') as typeof import('ajv');
+  const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const ajv = new AjvClass({ allErrors: true, strict: false, validateFormats: true });
   addFormats(ajv);
   return ajv;
 }
 
 export class ArgumentValidator {
-  private readonly ajv = createAjv();
+  private ajv: Ajv | null = null;
   private readonly cache = new Map<string, ValidateFunction>();
 
   compile(name: string, schema: object): ValidateFunction {
     let fn = this.cache.get(name);
     if (!fn) {
+      this.ajv ??= createAjv();
       fn = this.ajv.compile(schema);
       this.cache.set(name, fn);
     }
