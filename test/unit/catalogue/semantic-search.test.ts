@@ -52,6 +52,16 @@ async function batchedEncoder(tasks: DiscoveryTask[]): Promise<SentenceEncoder> 
   };
 }
 
+/** A plain token caller for the gitea_search_tools cases. */
+const identity: CallIdentity = {
+  login: 'alice',
+  mode: 'token',
+  sudo: null,
+  token: 'f'.repeat(40),
+  isSiteAdmin: false,
+  subject: 'token:test',
+};
+
 describe('FusedSearch (words and meaning)', () => {
   it('the build-time vectors are those of the bundled catalogue and this model (npm run embeddings:generate)', () => {
     const path = toolVectorsPath();
@@ -151,14 +161,6 @@ describe('FusedSearch (words and meaning)', () => {
   }, 120_000);
 
   it('gitea_search_tools ranks with the encoder the service was given, and by words without one', async () => {
-    const identity: CallIdentity = {
-      login: 'alice',
-      mode: 'token',
-      sudo: null,
-      token: 'f'.repeat(40),
-      isSiteAdmin: false,
-      subject: 'token:test',
-    };
     const asked: string[] = [];
     const recording: SentenceEncoder = {
       model: encoder.model,
@@ -189,14 +191,6 @@ describe('FusedSearch (words and meaning)', () => {
   }, 120_000);
 
   it('gitea_search_tools leaves the words of the vocabulary it was given alone', async () => {
-    const identity: CallIdentity = {
-      login: 'alice',
-      mode: 'token',
-      sudo: null,
-      token: 'f'.repeat(40),
-      isSiteAdmin: false,
-      subject: 'token:test',
-    };
     const { service } = testToolService({
       tools: { mode: 'discovery' },
       deps: {
