@@ -84,13 +84,24 @@ const ignore = (): void => undefined;
  * follows, so commands waiting for the reconnect would stay pending for ever, and BullMQ keeps
  * a timer per pending blocking fetch until it gives up. Rejecting them twice is harmless.
  */
-function drop(client: Redis): void {
+export function drop(client: Redis): void {
   client.disconnect();
+  const internals = client as unknown as {
+    flushQueue?: (error: Error) => void;
+    offlineQueue?: QueuedCommands;
+    commandQueue?: QueuedCommands;
+  };
+  // BullMQ sends some commands without awaiting them; rejected here, they surfaced as unhandled
+  // rejections at shutdown (a failed test in CI). A catch marks them handled; awaiting callers
+  // still get the error.
+  for (const queue of [internals.offlineQueue, internals.commandQueue])
+    for (const item of queue?.toArray?.() ?? []) item.command?.promise?.catch(ignore);
   // Same message as ioredis' own: BullMQ treats it as a closed connection, not a job error.
-  (client as unknown as { flushQueue?: (error: Error) => void }).flushQueue?.(
-    new Error('Connection is closed.'),
-  );
+  internals.flushQueue?.(new Error('Connection is closed.'));
 }
+
+/** ioredis' internal command queues (denque), as far as drop() reads them. */
+type QueuedCommands = { toArray?: () => Array<{ command?: { promise?: Promise<unknown> } }> };
 
 export class BullJobQueue implements JobQueue {
   readonly kind = 'bullmq' as const;

@@ -6,7 +6,7 @@ import { loadConfig } from '../../../src/config/env.schema';
 import { createLogger } from '../../../src/infra/logging/logger';
 import { RedisConnections } from '../../../src/infra/redis/redis-connections';
 import { REDIS_CONNECTIONS } from '../../../src/infra/redis/redis.tokens';
-import { BullJobQueue } from '../../../src/infra/queue/bullmq-queue';
+import { BullJobQueue, drop } from '../../../src/infra/queue/bullmq-queue';
 import { createApp } from '../../../src/main';
 import { AuditModule } from '../../../src/modules/audit/audit.module';
 import { McpModule } from '../../../src/modules/mcp/mcp.module';
@@ -52,6 +52,28 @@ withRedis('RedisConnections (the one factory)', () => {
   it('refuses a purpose that is not a connection name', () => {
     const connections = new RedisConnections(REDIS_URL!);
     expect(() => connections.client('has a space', 'command')).toThrow(/not a name/);
+  });
+
+  it('drops a client whose commands nobody awaits without an unhandled rejection', async () => {
+    const connections = new RedisConnections(REDIS_URL!);
+    const client = connections.client('test-drop', 'blocking');
+    await client.ping();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    // Jest installs its own handler; ours sees the same events.
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // A blocking command in flight that nobody awaits, as BullMQ sends some at shutdown.
+      void client.blpop(`rc-drop-${Date.now()}`, 5);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      drop(client);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+      expect(client.status).toBe('end');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await connections.close();
+    }
   });
 
   it('lets a queue built without the factory make and end its own clients the same way', async () => {
