@@ -243,9 +243,10 @@ describe('console pages with data, cross-checked through /mcp', () => {
         await waitForExpression(page, "document.querySelectorAll('table tbody tr').length === 25");
         const first = await rows.first().textContent();
         await page.getByRole('button', { name: 'Older' }).click();
+        // The table is empty while the older page loads: wait for rows that are not the first page's.
         await waitForExpression(
           page,
-          `document.querySelector('table tbody tr')?.textContent !== ${JSON.stringify(first)}`,
+          `(document.querySelector('table tbody tr')?.textContent ?? ${JSON.stringify(first)}) !== ${JSON.stringify(first)}`,
         );
         expect(await rows.count()).toBeGreaterThan(0);
         await page.getByRole('button', { name: 'Newer' }).click();
