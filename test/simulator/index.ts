@@ -7,15 +7,24 @@ import { deepJson, FaultSwitches, hugeJson, type FaultRule } from './faults';
 import { HttpError, parseBody, readBody, type Reply } from './http.util';
 import { basicUser, OAuthProvider, signInProhibited } from './oauth';
 import { loadSwagger, Router, swaggerPath } from './router';
-import { seed, type SeededTokens, type SeedName } from './seed';
+import { actionsJobLog, seed, type SeededTokens, type SeedName } from './seed';
 import { createState, type AccessToken, type SimState, type User } from './state';
 import { handlers } from './handlers';
+import { ActionRunStore } from './action-runs';
 import { ArtifactStore } from './artifacts';
 
 export type { FaultRule } from './faults';
 export type { SimState } from './state';
 export type { Artifact, ArtifactStore, StorageRequest } from './artifacts';
-export { secretFileContent, leakFileText, leakFiles, HUGE_FILE_BYTES } from './seed';
+export type { ActionJob, ActionRun, ActionRunStore } from './action-runs';
+export {
+  secretFileContent,
+  leakFileText,
+  leakFiles,
+  HUGE_FILE_BYTES,
+  actionsJobLog,
+  ACTIONS_LOG_BYTES,
+} from './seed';
 
 export const GITEA_VERSION = '1.27.1';
 
@@ -44,6 +53,8 @@ export type GiteaSimulator = {
   oauth: OAuthProvider;
   /** Actions artifacts; `serveDirect` sends downloads to the storage host (`storageUrl`, another origin). */
   artifacts: ArtifactStore;
+  /** Actions workflow runs, their jobs and the jobs' logs (seeded: acme/widgets run 1, see README). */
+  actionRuns: ActionRunStore;
   swaggerPath: string;
   /** Operation ids the simulator serves; every other swagger operation answers 501. */
   servedOperations: string[];
@@ -101,15 +112,34 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
   const faults = new FaultSwitches();
   const oauth = new OAuthProvider(world);
   const artifacts = new ArtifactStore(state, () => world.baseUrl);
-  const allHandlers: Record<string, Handler> = { ...handlers, ...artifacts.handlers };
+  const actionRuns = new ActionRunStore(state);
+  const allHandlers: Record<string, Handler> = { ...handlers, ...artifacts.handlers, ...actionRuns.handlers };
   if ((options.seed ?? 'test') !== 'empty') {
     const acme = findUser(state, 'acme');
     const widgets = acme && state.repos.find((r) => r.ownerId === acme.id && r.name === 'widgets');
-    if (widgets)
+    if (widgets) {
       artifacts.add(widgets, 'build-output', {
         'report.txt': 'build ok: 3 targets, 0 warnings\n',
         'dist/VERSION': '1.0.0\n',
       });
+      actionRuns.add(widgets, 'ci.yml', widgets.branches.get('main')!, [
+        {
+          name: 'build',
+          status: 'success',
+          steps: ['Set up job', 'npm ci', 'npm run build'],
+          log: Buffer.from(
+            '2026-11-30T10:00:00.0000000Z ::group::npm ci\n2026-11-30T10:00:04.0000000Z added 812 packages\n',
+          ),
+        },
+        {
+          name: 'test',
+          status: 'failure',
+          steps: ['Set up job', 'npm test'],
+          log: actionsJobLog(tokens.admin),
+        },
+        { name: 'deploy', status: 'waiting', steps: [], log: Buffer.alloc(0) },
+      ]);
+    }
   }
   const swaggerText = options.swaggerText ?? JSON.stringify(swagger);
   const errUrl = (): string => `${world.baseUrl}${SWAGGER_URL_SUFFIX}`;
@@ -343,6 +373,7 @@ export async function startGiteaSimulator(options: GiteaSimulatorOptions = {}): 
     passwords,
     oauth,
     artifacts,
+    actionRuns,
     swaggerPath,
     servedOperations: router.routes.map((r) => r.operation.operationId).filter((id) => id in allHandlers),
     advanceTime: (ms: number) => {

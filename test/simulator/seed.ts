@@ -125,6 +125,35 @@ export function leakFiles(serviceToken: string): Map<string, Buffer> {
 /** Size of acme/huge's big.log: a text file far larger than any response bound. */
 export const HUGE_FILE_BYTES = 30 * 1024 * 1024;
 
+/** Size of the log of acme/widgets' failing "test" job: several times any response bound. */
+export const ACTIONS_LOG_BYTES = 2 * 1024 * 1024;
+
+/**
+ * An Actions job log as the runner uploads it (timestamped lines, ::group:: markers, `+` traces of
+ * `set -x`), ACTIONS_LOG_BYTES long, that echoes the service token and a provider key three
+ * quarters of the way in: far past the first read of the tool, so only a later page shows them.
+ */
+export function actionsJobLog(serviceToken: string): Buffer {
+  const gh = ['gh', 'p_', filler('log-gh', 36, ALNUM)].join('');
+  const lines: string[] = [];
+  let size = 0;
+  let leaked = false;
+  for (let i = 0; size < ACTIONS_LOG_BYTES; i++) {
+    const ts = new Date(Date.UTC(2026, 10, 30, 10, 0, 0) + i * 7).toISOString().replace('Z', '0000Z');
+    let line =
+      i % 500 === 0
+        ? `${ts} ::group::test shard ${i / 500}`
+        : `${ts} PASS src/module-${i % 97}/case-${i}.test.ts (${(i % 13) + 1} ms)`;
+    if (!leaked && size > ACTIONS_LOG_BYTES * 0.75) {
+      line = `${ts} + curl -H 'Authorization: token ${serviceToken}' -H 'X-GitHub-Token: ${gh}' https://gitea.internal/api/v1/version`;
+      leaked = true;
+    }
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return Buffer.from(lines.join('\n') + '\n').subarray(0, ACTIONS_LOG_BYTES);
+}
+
 function seedLeaks(state: SimState, alice: User, serviceToken: string): void {
   const acme = state.users.find((u) => u.login === 'acme')!;
   const leaks = addRepo(state, acme, 'leaks', { description: 'Secrets in every encoding (issue 12)' });

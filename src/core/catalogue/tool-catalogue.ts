@@ -299,6 +299,8 @@ export const BYTE_RANGE_OPERATIONS: ReadonlySet<string> = new Set([
   'repoGetRawFileOrLFS',
   'repoDownloadCommitDiffOrPatch',
   'repoDownloadPullDiffOrPatch',
+  // Gitea serves a job's log with http.ServeContent, which honours Range.
+  'downloadActionsRunJobLogs',
 ]);
 export const BYTE_RANGE_ARG = 'byte_range';
 

@@ -388,7 +388,7 @@ describe('one range mechanism for large text (point 5, with body_cut and byte_ra
 
   it('an operation without byte_range pages what was read and says the rest was not', async () => {
     const text = 'z'.repeat(99) + '\n';
-    const big = Buffer.from(text.repeat(6000), 'utf8'); // 600 KB of an Actions job log
+    const big = Buffer.from(text.repeat(6000), 'utf8'); // 600 KB of a compare diff (Gitea writes it whole, no Range)
     const t = setup(
       () => ({
         headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(big.length) },
@@ -397,12 +397,16 @@ describe('one range mechanism for large text (point 5, with body_cut and byte_ra
       }),
       { maxResponseChars: 100_000 },
     );
-    let r = await t.call('downloadActionsRunJobLogs', { owner: 'acme', repo: 'webapp', job_id: 7 });
+    let r = await t.call('repoCompareDiff', {
+      owner: 'acme',
+      repo: 'webapp',
+      basehead: 'main...feature.diff',
+    });
     let read = 0;
     for (;;) {
       read += Buffer.byteLength(r.json.data as string);
       if (!r.json.range.next_cursor) break;
-      r = await t.call('downloadActionsRunJobLogs', { cursor: r.json.range.next_cursor });
+      r = await t.call('repoCompareDiff', { cursor: r.json.range.next_cursor });
     }
     expect(read).toBe(MAX_TEXT);
     expect(r.json.range).toMatchObject({ end: MAX_TEXT, total: big.length });

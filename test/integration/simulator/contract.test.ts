@@ -1195,6 +1195,71 @@ describe('simulator contract against the bundled swagger', () => {
     if (own.status === 302) exercised.add('downloadArtifact');
   });
 
+  it('serves workflow jobs and a job log as Gitea does (http.ServeContent: Range, 206, 416)', async () => {
+    const [run] = sim.actionRuns.runs;
+    const [build, test, deploy] = run!.jobs;
+    const job = await call({
+      op: 'getWorkflowJob',
+      method: 'GET',
+      path: `/repos/acme/widgets/actions/jobs/${test!.id}`,
+      expect: 200,
+    });
+    expect(job.json).toMatchObject({
+      id: test!.id,
+      run_id: run!.id,
+      name: 'test',
+      status: 'completed',
+      conclusion: 'failure',
+    });
+    await call({
+      op: 'getWorkflowJob',
+      method: 'GET',
+      path: '/repos/acme/widgets/actions/jobs/999',
+      expect: 404,
+    });
+    const jobs = await call({
+      op: 'listWorkflowRunJobs',
+      method: 'GET',
+      path: `/repos/acme/widgets/actions/runs/${run!.id}/jobs?limit=2`,
+      expect: 200,
+    });
+    expect(jobs.json.total_count).toBe(3);
+    expect(jobs.json.jobs.map((j: { name: string }) => j.name)).toEqual(['build', 'test']);
+    expect(jobs.headers.get('link')).toContain('rel="next"');
+    const logPath = (id: number) => `/repos/acme/widgets/actions/jobs/${id}/logs`;
+    const whole = await call({
+      op: 'downloadActionsRunJobLogs',
+      method: 'GET',
+      path: logPath(build!.id),
+      expect: 200,
+    });
+    expect(whole.text).toBe(build!.log.toString('utf8'));
+    expect(whole.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-disposition')).toMatch(/^attachment; filename="ci-build-\d+\.log"/);
+    await call({ op: 'downloadActionsRunJobLogs', method: 'GET', path: logPath(deploy!.id), expect: 404 });
+    const ranged = (range: string) =>
+      fetch(`${sim.apiUrl}${logPath(test!.id)}`, {
+        headers: { Authorization: `token ${sim.tokens.alice}`, Range: range },
+      });
+    const size = test!.log.length;
+    const part = await ranged('bytes=100-199');
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${size}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(test!.log.subarray(100, 200))).toBe(true);
+    const suffix = await ranged('bytes=-10');
+    expect(suffix.headers.get('content-range')).toBe(`bytes ${size - 10}-${size - 1}/${size}`);
+    await suffix.arrayBuffer();
+    const past = await ranged(`bytes=${size}-`);
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
+    await past.arrayBuffer();
+    const malformed = await ranged('lines=1-2');
+    expect(malformed.status).toBe(416);
+    expect(malformed.headers.get('content-range')).toBeNull();
+    await malformed.arrayBuffer();
+  });
+
   it('left no served operation unexercised and found no mismatch', () => {
     const missing = sim.servedOperations.filter((op) => !exercised.has(op));
     expect(problems).toEqual([]);
