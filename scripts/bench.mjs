@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --profile] [-- --no-sidecar] [-- --no-build] [-- --protocols ...] [-- --startup ...] [-- --bounded [--quick]]`: builds what is
+// `npm run bench [-- --quick] [-- --profile] [-- --no-sidecar] [-- --no-build] [-- --protocols ...] [-- --latency ...] [-- --startup ...] [-- --bounded [--quick]]`: builds what is
 // stale, then runs dist/bench/run-bench.js (table on stdout, JSON in bench/results/latest.json) and
 // prints the wall time. The "production" configuration (PostgreSQL + Redis) is measured when
 // BENCH_DATABASE_URL + BENCH_REDIS_URL, or TEST_DATABASE_URL + TEST_REDIS_URL, are set.
@@ -35,13 +35,16 @@ const mainJs = join(root, 'dist', 'src', 'main.js');
 // `--protocols`: only the per-revision hot-path bench (bench/protocols/protocols-bench.ts).
 // `--startup`: only start to ready, several starts (bench/startup/startup-bench.ts).
 // `--bounded`: only the bounded-work part of the secrets bench (bench/secrets/bounded-work.ts).
+// `--latency`: only the added latency at c=1 per revision, with the CPU per call (bench/latency/c1-latency.ts).
 const runner = args.includes('--protocols')
   ? join(root, 'dist', 'bench', 'protocols', 'protocols-bench.js')
-  : args.includes('--startup')
-    ? join(root, 'dist', 'bench', 'startup', 'startup-bench.js')
-    : args.includes('--bounded')
-      ? join(root, 'dist', 'bench', 'secrets', 'bounded-work.js')
-      : join(root, 'dist', 'bench', 'run-bench.js');
+  : args.includes('--latency')
+    ? join(root, 'dist', 'bench', 'latency', 'c1-latency.js')
+    : args.includes('--startup')
+      ? join(root, 'dist', 'bench', 'startup', 'startup-bench.js')
+      : args.includes('--bounded')
+        ? join(root, 'dist', 'bench', 'secrets', 'bounded-work.js')
+        : join(root, 'dist', 'bench', 'run-bench.js');
 const srcStale = existsSync(join(root, 'src', 'main.ts')) && mtime(mainJs) < newestMtime(join(root, 'src'));
 const benchStale = mtime(runner) < newestMtime(join(root, 'bench'));
 
@@ -51,7 +54,10 @@ if (srcStale && !args.includes('--no-build')) {
   if (r.status !== 0)
     process.stderr.write('[bench] nest build failed: the sidecar figures use whatever dist/ holds\n');
   // The embedded database's template data directory (what `npm run build` adds after nest build).
-  spawnSync(process.execPath, [join(root, 'scripts', 'pglite-template.mjs')], { cwd: root, stdio: 'inherit' });
+  spawnSync(process.execPath, [join(root, 'scripts', 'pglite-template.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 if (benchStale || !existsSync(runner)) {
   process.stderr.write('[bench] compiling bench/ ...\n');

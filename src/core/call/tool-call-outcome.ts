@@ -53,7 +53,10 @@ export type ToolCallOutcome = {
   startedAt: number;
   durationMs: number;
   counts: OutcomeCounts;
-  /** The arguments with secrets redacted: the audit record's `arguments`. */
+  /**
+   * The arguments with secrets redacted: the audit record's `arguments`. The executor redacts them
+   * when this is first read (by the exit, after the answer on the MCP fast paths).
+   */
   arguments: unknown;
   /** Set by the MCP layer: the protocol revision of the exchange (log line). */
   protocolVersion?: string;

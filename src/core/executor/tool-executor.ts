@@ -297,6 +297,10 @@ export class ToolExecutor implements ToolService {
     counts: Omit<OutcomeCounts, 'resultBytes'> & { resultBytes?: number },
     reply: OutcomeReply = { as: 'result' },
   ): ToolCallOutcome {
+    // The stored arguments are redacted when the exit first reads them: on the MCP fast paths that
+    // is after the answer is written, so the redaction is not part of the caller's wait.
+    let redacted: { value: unknown } | null = null;
+    const redact = (): unknown => (redacted ??= { value: this.redactedArguments(ctx, identity) }).value;
     return {
       identity,
       tool: ctx.tool.slice(0, MAX_TOOL_NAME_CHARS),
@@ -319,7 +323,9 @@ export class ToolExecutor implements ToolService {
         masks: counts.masks,
         blocked: counts.blocked,
       },
-      arguments: this.redactedArguments(ctx, identity),
+      get arguments() {
+        return redact();
+      },
     };
   }
 

@@ -28,7 +28,13 @@ import type { AdmissionRoute, HttpAdmission } from '../admission/http-admission'
 import { bearerChallenge } from '../../core/oauth/challenge';
 import { scopesForAccess } from '../../core/oauth/scopes';
 import type { McpMetrics } from './mcp-metrics';
-import { toAuthInfo, type ExchangeContext, type McpProtocol, type ModernFastRequest } from './mcp-protocol';
+import {
+  toAuthInfo,
+  type AfterAnswer,
+  type ExchangeContext,
+  type McpProtocol,
+  type ModernFastRequest,
+} from './mcp-protocol';
 import { sendWebResponse, toWebRequest } from './node-http.util';
 import { EraClassifier, type InboundClassification } from './era-classifier';
 import type { SessionRevocations } from '../../infra/mcp/session-revocations';
@@ -222,12 +228,14 @@ export class McpEndpoint {
     const fast = this.modernFast(req, route);
     if (fast) {
       let answered = true;
+      const afterAnswer: AfterAnswer = [];
       try {
-        const text = await this.options.protocol.serveModernFast(fast, context);
+        const text = await this.options.protocol.serveModernFast(fast, context, afterAnswer);
         if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
         if (text !== null) return this.writeJson(res, text);
         answered = false; // not plain after all: nothing ran, the SDK answers it
       } finally {
+        this.afterAnswer(afterAnswer);
         if (answered) release?.();
       }
     }
@@ -312,15 +320,34 @@ export class McpEndpoint {
     }
     const release = await this.admit(res, message, context);
     if (release === false) return;
+    const afterAnswer: AfterAnswer = [];
     try {
-      const fast = await this.options.protocol.serveLegacyFast(message, context);
+      const fast = await this.options.protocol.serveLegacyFast(message, context, afterAnswer);
       if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
       if (fast !== null) return this.writeLegacy(req, res, fast);
       const response = await transport.request(parsed as { id: JsonRpcId }, toAuthInfo(context));
       if (context.quotaRefusal) return this.quotaExceeded(res, message, context.quotaRefusal);
       this.writeLegacy(req, res, response);
     } finally {
+      this.afterAnswer(afterAnswer);
       release?.();
+    }
+  }
+
+  /**
+   * The exits a fast path left for after its answer (the write is done or has failed): each runs
+   * once, here, before the call's slot is released, so every call still leaves its audit record.
+   */
+  private afterAnswer(exits: AfterAnswer): void {
+    for (const exit of exits.splice(0)) {
+      try {
+        exit();
+      } catch (error) {
+        this.options.logger.error(
+          { component: 'mcp', err: error instanceof Error ? error.message : String(error) },
+          'tool call exit failed',
+        );
+      }
     }
   }
 

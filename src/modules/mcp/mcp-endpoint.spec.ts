@@ -1,0 +1,232 @@
+// The endpoint over a real HTTP server: every tools/call leaves exactly one audit record, and on
+// the fast paths of all three revisions that record (with the metrics and the log line) is made
+// once the answer has been handed to the socket, not before: the caller does not wait for it.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { CallExit } from '../../core/call/call-exit';
+import { NO_COUNTS, resultOf, type ToolCallOutcome } from '../../core/call/tool-call-outcome';
+import { UnknownToolError, type ToolService } from '../../core/executor/tool-service';
+import type { AuditEntry, CallIdentity } from '../../core/ports';
+import { MemorySessionRevocations } from '../../infra/mcp/session-revocations';
+import { HttpAdmission } from '../admission/http-admission';
+import type { IdentityResolver } from '../auth/identity-resolver';
+import { McpEndpoint } from './mcp-endpoint';
+import { McpMetrics } from './mcp-metrics';
+import { McpProtocol } from './mcp-protocol';
+
+const BEARER = 'endpoint-spec-bearer';
+const MODERN = '2026-07-28';
+const identity: CallIdentity = {
+  login: 'svc',
+  mode: 'token',
+  sudo: null,
+  token: 'gitea-token-never-shown',
+  isSiteAdmin: false,
+  subject: 'token:svc',
+};
+
+const outcome = (name: string, args: unknown): ToolCallOutcome => ({
+  identity,
+  tool: name,
+  knownTool: name === 'repoGet' ? name : null,
+  operationId: null,
+  org: null,
+  repo: null,
+  method: null,
+  path: null,
+  status: null,
+  kind: name === 'repoGet' ? 'ok' : 'unknown_tool',
+  text: JSON.stringify({ args }),
+  isError: false,
+  reply:
+    name === 'repoGet'
+      ? { as: 'result' }
+      : { as: 'unknown_tool', message: new UnknownToolError(name).message },
+  startedAt: 0,
+  durationMs: 0,
+  counts: NO_COUNTS,
+  arguments: args,
+});
+const toolService: ToolService = {
+  listTools: () => [{ name: 'repoGet', description: 'Get a repository', inputSchema: { type: 'object' } }],
+  execute: async (name, args) => outcome(name, args),
+  refuse: (name, args) => outcome(name, args),
+  callTool: async (name, args) => resultOf(outcome(name, args)),
+};
+const resolver: IdentityResolver = {
+  authenticate: async (header) =>
+    header === `Bearer ${BEARER}`
+      ? { ok: true, identity }
+      : { ok: false, status: 401, error: 'invalid_token', message: 'Unauthorized' },
+  upstreamUnauthorized: () => undefined,
+  challenge: () => 'Bearer realm="test"',
+};
+
+describe('McpEndpoint: the call exit of the fast paths runs after the answer is written', () => {
+  let server: http.Server;
+  let url: string;
+  let protocol: McpProtocol;
+  let current: http.ServerResponse | null = null;
+  /** Each record with whether its exchange's answer had already been written (res.end) by then. */
+  const records: Array<{ entry: AuditEntry; answered: boolean }> = [];
+
+  beforeAll(async () => {
+    const logger = pino({ level: 'silent' });
+    const metrics = new McpMetrics(new Registry());
+    protocol = new McpProtocol({
+      serverName: 'test',
+      serverVersion: '0',
+      allowSudo: false,
+      maxBodyBytes: 1 << 20,
+      toolService,
+      identityResolver: resolver,
+      metrics,
+      logger,
+      exit: new CallExit({
+        audit: { record: (entry) => records.push({ entry, answered: current?.writableEnded === true }) },
+      }),
+    });
+    await protocol.start();
+    const endpoint = new McpEndpoint({
+      admission: new HttpAdmission({
+        allowedOrigins: [],
+        publicUrl: null,
+        identityResolver: resolver,
+        authFailuresPerMinute: 0,
+        rateLimitPerMinute: 0,
+        maxConcurrentPerIdentity: 8,
+        maxConcurrentTotal: 8,
+        queueWaitMs: 1000,
+        audit: null,
+        logger,
+      }),
+      maxBodyBytes: 1 << 20,
+      requestTimeoutMs: 5000,
+      sessionSecret: 'endpoint-spec-session-secret',
+      sessionMaxAgeSeconds: 3600,
+      protocol,
+      revocations: new MemorySessionRevocations(),
+      metrics,
+      logger,
+    });
+    server = http.createServer((req, res) => {
+      current = res;
+      void endpoint.handle(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    await protocol.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => {
+    records.length = 0;
+  });
+
+  const base = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${BEARER}`,
+  };
+
+  async function post(
+    headers: Record<string, string>,
+    body: unknown,
+  ): Promise<{ status: number; json: any; session: string | null }> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...base, ...headers },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      json: text ? JSON.parse(text) : null,
+      session: res.headers.get('mcp-session-id'),
+    };
+  }
+
+  async function legacySession(version: string): Promise<Record<string, string>> {
+    const init = await post(
+      {},
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'spec', version: '1' } },
+      },
+    );
+    expect(init.status).toBe(200);
+    const headers = { 'mcp-session-id': init.session as string, 'mcp-protocol-version': version };
+    await post(headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    return headers;
+  }
+
+  const modernHeaders = (name: string) => ({
+    'mcp-protocol-version': MODERN,
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  });
+  const modernMeta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'spec', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+
+  it.each(['2025-06-18', '2025-11-25'])('%s: one record per call, made after the answer', async (version) => {
+    const headers = await legacySession(version);
+    for (const [id, name] of [
+      [1, 'repoGet'],
+      [2, 'nope'],
+    ] as const) {
+      const reply = await post(headers, {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: { owner: 'o' } },
+      });
+      expect(reply.status).toBe(200);
+      expect(name === 'repoGet' ? reply.json.result : reply.json.error).toBeDefined();
+    }
+    expect(records.map((r) => [r.entry.tool, r.answered])).toEqual([
+      ['repoGet', true],
+      ['nope', true],
+    ]);
+  });
+
+  it('2026-07-28: one record per call, made after the answer', async () => {
+    for (const [id, name] of [
+      [1, 'repoGet'],
+      [2, 'nope'],
+    ] as const) {
+      const reply = await post(modernHeaders(name), {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: { owner: 'o' }, _meta: modernMeta },
+      });
+      expect(reply.status).toBe(200);
+    }
+    expect(records.map((r) => [r.entry.tool, r.answered])).toEqual([
+      ['repoGet', true],
+      ['nope', true],
+    ]);
+  });
+
+  it('a call the SDK answers (not a plain shape) still leaves exactly one record', async () => {
+    const headers = await legacySession('2025-11-25');
+    const reply = await post(headers, {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      // A progress token sends the call through the SDK server instead of the fast path.
+      params: { name: 'repoGet', arguments: {}, _meta: { progressToken: 'p1' } },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.json.result).toBeDefined();
+    expect(records.map((r) => r.entry.tool)).toEqual(['repoGet']);
+  });
+});
