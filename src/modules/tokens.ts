@@ -14,4 +14,5 @@ export const GITEA_SIGN_IN = Symbol('GITEA_SIGN_IN'); // core/oauth/gitea-seam G
 export const GITEA_GRANT_STORE = Symbol('GITEA_GRANT_STORE'); // core/oauth/gitea-seam GiteaGrantStore (src/modules/gitea-oauth)
 export const MCP_GRANT_REVOKER = Symbol('MCP_GRANT_REVOKER'); // core/oauth/gitea-seam McpGrantRevoker (the MCP authorization server)
 export const OAUTH_RESOLVER = Symbol('OAUTH_RESOLVER'); // OAuthIdentityResolver, or null when mode oauth is off
+export const CPU_TURNS = Symbol('CPU_TURNS'); // core/executor CpuTurns: one turn per loop iteration for the heavy part of a call, shared by /mcp and the executor
 export const SPEC_REPORT = Symbol('SPEC_REPORT'); // tools/live-spec SpecReportHolder: the description in use and its differences

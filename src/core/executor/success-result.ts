@@ -73,10 +73,13 @@ export type SuccessDeps = {
   ): Promise<ScrubOutcome>;
   /** Between the scan and the serialisation of a large result: let other work run (event loop only). */
   pause?(): Promise<void>;
+  /** Waits for this call's turn before the CPU-heavy part (CpuTurns; event loop only). */
+  turn?(): Promise<void>;
 };
 
 export async function finishSuccess(input: SuccessInput, deps: SuccessDeps): Promise<SuccessOutput> {
   const { op, request, identity, call, limits } = input;
+  if (deps.turn) await deps.turn();
   let response = input.response;
   const rangeable = input.byteRangeOp && call.name !== input.rawToolName;
   const window = textWindow(

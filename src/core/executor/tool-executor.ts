@@ -642,6 +642,7 @@ export class ToolExecutor implements ToolService {
                 })
               : Promise.resolve(this.deps.scrubber.scrubResult(value, scrubCtx)),
           pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+          ...(this.options.turns ? { turn: () => this.options.turns!.turn() } : {}),
         });
     if ('failure' in done)
       throw new CallFailure(done.failure.kind, done.failure.message, done.failure.status);

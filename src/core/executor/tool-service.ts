@@ -3,6 +3,7 @@
 import type { AuditSink, CallIdentity, Clock, GiteaTransport, PolicyProvider } from '../ports';
 import type { Refusal, ToolCallOutcome } from '../call/tool-call-outcome';
 import type { SecretDetectionMode } from '../secrets/detection-mode';
+import type { CpuTurns } from './cpu-turns';
 import type { ToolSettings } from './tool-settings';
 import type { QuotaCounter } from '../policy/quota';
 import type { OffLoopSuccessTask, SuccessOutput } from './success-result';
@@ -106,6 +107,8 @@ export type ToolServiceOptions = {
   cursorSecret?: string | null;
   /** Hidden characters in file contents and diffs: counted only (default) or made visible. */
   hygieneFileContents?: 'flag' | 'neutralise';
+  /** One turn per event-loop iteration for the CPU-heavy part of a call (CpuTurns); none: no wait. */
+  turns?: CpuTurns;
 };
 
 export type ToolServiceDeps = {

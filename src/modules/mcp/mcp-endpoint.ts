@@ -38,6 +38,7 @@ import {
 import { sendWebResponse, toWebRequest } from './node-http.util';
 import { EraClassifier, type InboundClassification } from './era-classifier';
 import type { SessionRevocations } from '../../infra/mcp/session-revocations';
+import type { CpuTurns } from '../../core/executor/cpu-turns';
 
 export type McpEndpointOptions = {
   /** Origin, authentication, body, rate and concurrency limits (src/modules/admission). */
@@ -54,6 +55,8 @@ export type McpEndpointOptions = {
   resourceMetadataUrl?: string;
   /** Told of every step-up refusal with its audit record's eventId (the resolver keeps it). */
   stepUp?: (identity: CallIdentity, refusalEventId: string | null) => void;
+  /** Turns for the work of a request once its body is read (CpuTurns, shared with the executor). */
+  turns?: CpuTurns;
 };
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -135,6 +138,8 @@ export class McpEndpoint {
       acceptMessage: 'Not Acceptable: accept application/json or text/event-stream',
     });
     if (!body) return;
+    // The SDK's and our own handling of the message is CPU work: taken in turn with other calls'.
+    if (this.options.turns) await this.options.turns.turn();
     const parsed = body.parsed;
     if (Array.isArray(parsed)) {
       return this.reject(

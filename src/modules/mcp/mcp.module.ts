@@ -23,7 +23,8 @@ import type { HttpAdmission } from '../admission/http-admission';
 import { AuthModule } from '../auth/auth.module';
 import { IDENTITY_RESOLVER, type IdentityResolver } from '../auth/identity-resolver';
 import type { RedisConnections } from '../../infra/redis/redis-connections';
-import { AUDIT_SINK, LOGGER, METRICS_REGISTRY, REDIS_CONNECTIONS, TOOL_SERVICE } from '../tokens';
+import { AUDIT_SINK, CPU_TURNS, LOGGER, METRICS_REGISTRY, REDIS_CONNECTIONS, TOOL_SERVICE } from '../tokens';
+import type { CpuTurns } from '../../core/executor/cpu-turns';
 import { ToolsModule } from '../tools/tools.module';
 import { McpController } from './mcp.controller';
 import { McpEndpoint } from './mcp-endpoint';
@@ -131,6 +132,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
         MCP_METRICS,
         MCP_LOGGER,
         IDENTITY_RESOLVER,
+        { token: CPU_TURNS, optional: true },
       ],
       useFactory: (
         config: AppConfig,
@@ -140,6 +142,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
         metrics: McpMetrics,
         logger: Logger,
         resolver: IdentityResolver,
+        turns: CpuTurns | undefined,
       ) =>
         new McpEndpoint({
           admission,
@@ -153,6 +156,7 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
           logger,
           resourceMetadataUrl: `${config.server.publicUrl.replace(/\/+$/, '')}/.well-known/oauth-protected-resource/mcp`,
           stepUp: (identity, refusalEventId) => resolver.stepUpRequested?.(identity, refusalEventId),
+          ...(turns ? { turns } : {}),
         }),
     },
   ],

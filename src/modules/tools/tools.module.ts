@@ -1,5 +1,6 @@
 // Thin Nest glue around the framework-free call path: builds the ToolService from config, the
 // undici transport, the policy provider and (when present) the audit sink and secrets scrubber.
+import { CpuTurns } from '../../core/executor/cpu-turns';
 import { Global, Inject, Injectable, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -18,6 +19,7 @@ import { GiteaHttpModule } from '../../infra/gitea/gitea-http.module';
 import type { GiteaHttpClient } from '../../infra/gitea/gitea-http-client';
 import {
   AUDIT_SINK,
+  CPU_TURNS,
   GITEA_HTTP,
   GITEA_TRANSPORT,
   LOGGER,
@@ -46,6 +48,8 @@ class TransportCloser implements OnApplicationShutdown {
 @Module({
   imports: [GiteaHttpModule],
   providers: [
+    // One queue of turns for the process: /mcp requests and the executor's result work share it.
+    { provide: CPU_TURNS, useFactory: () => new CpuTurns((run) => setImmediate(run)) },
     // Filled by the TOOL_SERVICE factory below; read by the admin API's catalogue.
     { provide: SPEC_REPORT, useFactory: (): SpecReportHolder => ({ current: null }) },
     {
@@ -89,6 +93,7 @@ class TransportCloser implements OnApplicationShutdown {
         { token: LOGGER, optional: true },
         { token: QUOTA_COUNTER, optional: true },
         SPEC_REPORT,
+        CPU_TURNS,
       ],
       useFactory: async (
         config: AppConfig,
@@ -99,6 +104,7 @@ class TransportCloser implements OnApplicationShutdown {
         logger: Logger | undefined,
         quotas: QuotaCounter | undefined,
         report: SpecReportHolder,
+        turns: CpuTurns,
       ): Promise<ToolService> => {
         const warn = (message: string) =>
           logger ? logger.warn({ component: 'tools' }, message) : console.warn(`[tools] ${message}`);
@@ -133,6 +139,7 @@ class TransportCloser implements OnApplicationShutdown {
             // replica accepts the others' cursors; without one, each process has its own key.
             cursorSecret: config.secrets.encryptionKey,
             hygieneFileContents: config.tools.hygieneFileContents ?? 'flag',
+            turns,
           },
           {
             transport,
@@ -152,7 +159,7 @@ class TransportCloser implements OnApplicationShutdown {
     },
     TransportCloser,
   ],
-  exports: [TOOL_SERVICE, GITEA_TRANSPORT, POLICY_PROVIDER, SPEC_REPORT],
+  exports: [TOOL_SERVICE, GITEA_TRANSPORT, POLICY_PROVIDER, SPEC_REPORT, CPU_TURNS],
 })
 export class ToolsModule {
   constructor(@Optional() @Inject(LOGGER) private readonly logger?: Logger) {}
