@@ -9,27 +9,23 @@
 // fingerprints, names and hashes. Written from general knowledge of these syntaxes; secrets are
 // assembled at run time from a seeded PRNG.
 import type { Rng, SecretFormat } from './corpus';
+import {
+  A as ALNUM,
+  B as B64,
+  b64,
+  D as DIGITS,
+  H as HEX,
+  j,
+  L as LOWER,
+  pk as pick,
+  W as URLSAFE,
+} from './corpus-kit';
 
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const HEX = '0123456789abcdef';
-const B64 = ALNUM + '+/';
-const URLSAFE = ALNUM + '_-';
-
-function pick(rng: Rng, set: string, n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += set[Math.floor(rng() * set.length)];
-  return s;
-}
-const j = (...parts: string[]): string => parts.join('');
 /** A password-like value: letters, then digits, so it is never a plain word. */
 const pw = (r: Rng, n = 14): string => pick(r, ALNUM, n) + pick(r, DIGITS, 2);
 const ts = (): string => '2026-11-04T08:15:02.4471230Z ';
 const diff = (lines: string[]): string =>
   `diff --git a/deploy/.env b/deploy/.env\n--- a/deploy/.env\n+++ b/deploy/.env\n@@ -1,2 +1,${lines.length + 1} @@\n APP_ENV=production\n${lines.map((l) => '+' + l).join('\n')}`;
-const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
 export const CONTEXT_SECRET_FORMATS: SecretFormat[] = [
   // Prose: the secret word, no operator, then the value.

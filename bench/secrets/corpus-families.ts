@@ -3,21 +3,18 @@
 // credentials in config-file URLs and tool syntax, Gitea 40-hex tokens in context, and name/value
 // pairs. Secrets are assembled at run time (prefixes split) so no secret-shaped literal is stored.
 import type { Rng, SecretFormat } from './corpus';
+import {
+  A as ALNUM,
+  B as B64,
+  D as DIGITS,
+  H as HEX,
+  j,
+  L as LOWER,
+  pk as pick,
+  U as UPPER,
+  W as URLSAFE,
+} from './corpus-kit';
 
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const HEX = '0123456789abcdef';
-const URLSAFE = ALNUM + '_-';
-const B64 = ALNUM + '+/';
-
-function pick(rng: Rng, set: string, n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += set[Math.floor(rng() * set.length)];
-  return s;
-}
-const j = (...p: string[]): string => p.join('');
 const uuid = (r: Rng): string =>
   `${pick(r, HEX, 8)}-${pick(r, HEX, 4)}-4${pick(r, HEX, 3)}-a${pick(r, HEX, 3)}-${pick(r, HEX, 12)}`;
 const bare = (name: string, secret: (r: Rng) => string): SecretFormat => ({

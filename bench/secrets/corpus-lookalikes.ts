@@ -6,20 +6,17 @@
 // `name = value` rules cover. Written from general knowledge of these formats; secrets are
 // assembled at run time.
 import type { Rng, SecretFormat } from './corpus';
+import {
+  A as ALNUM,
+  B as B64,
+  D as DIGITS,
+  H as HEX,
+  L as LOWER,
+  pk as pick,
+  U as UPPER,
+} from './corpus-kit';
 
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const HEX = '0123456789abcdef';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const B64 = ALNUM + '+/';
-
-function pick(rng: Rng, set: string, n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += set[Math.floor(rng() * set.length)];
-  return s;
-}
 const hexColon = (r: Rng, n: number): string =>
   Array.from({ length: n }, () => pick(r, HEX.toUpperCase(), 2)).join(':');
 

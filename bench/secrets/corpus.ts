@@ -15,21 +15,23 @@ export function mulberry32(seed: number): Rng {
   };
 }
 
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const HEX = '0123456789abcdef';
-const B64 = ALNUM + '+/';
-const URLSAFE = ALNUM + '_-';
+// Character sets and the seeded picker are corpus-kit.ts's, shared by every tuning-corpus file.
+import {
+  A as ALNUM,
+  B as B64,
+  b64,
+  D as DIGITS,
+  H as HEX,
+  j,
+  L as LOWER,
+  pk,
+  U as UPPER,
+  W as URLSAFE,
+} from './corpus-kit';
 
-export function pick(rng: Rng, set: string, n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += set[Math.floor(rng() * set.length)];
-  return s;
-}
+/** Draws `n` characters of `set` from the PRNG (corpus-kit.ts's `pk`). */
+export const pick = pk;
 const choice = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
-const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 const b64url = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
 
 /** One secret format: `make` returns the secret value and a line of realistic text that holds it. */
@@ -40,7 +42,6 @@ export type SecretFormat = {
   body?: 'text' | 'json';
 };
 
-const j = (...parts: string[]): string => parts.join('');
 const env = (name: string, secret: string): { secret: string; line: string } => ({
   secret,
   line: `${name}=${secret}`,
