@@ -71,6 +71,7 @@ import { CONTEXT_NEGATIVE_FORMATS, CONTEXT_SECRET_FORMATS } from './corpus-conte
 import { GENERALISE_NEGATIVE_FORMATS, GENERALISE_SECRET_FORMATS } from './corpus-generalise';
 import { RECALL_NEGATIVE_FORMATS, RECALL_SECRET_FORMATS } from './corpus-recall';
 import { BODY_NEGATIVE_FORMATS, BODY_SECRET_FORMATS } from './corpus-bodies';
+import { SHAPE_NEGATIVE_FORMATS, SHAPE_SECRET_FORMATS } from './corpus-shapes';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -403,6 +404,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...GENERALISE_SECRET_FORMATS,
   ...RECALL_SECRET_FORMATS,
   ...BODY_SECRET_FORMATS,
+  ...SHAPE_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -543,6 +545,7 @@ export const NEGATIVE_FORMATS: NegativeFormat[] = [
   ...GENERALISE_NEGATIVE_FORMATS,
   ...RECALL_NEGATIVE_FORMATS,
   ...BODY_NEGATIVE_FORMATS,
+  ...SHAPE_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

@@ -32,6 +32,12 @@ const NO_PLACEHOLDER = `(?![^\\s"'\\u0000]{0,200}(?:${ci('example')}|${ci('xxxx'
 // A value with a letter and a digit (a password or token, not a word or a name).
 const MIXED = '(?=[^\\s"\'`]{0,199}[0-9])(?=[^\\s"\'`]{0,199}[A-Za-z])';
 
+// A value of a secrets section's line: quoted or not, with a letter and a digit, key material.
+const SECTION_VALUE =
+  '(?=[A-Za-z+/=_.~-]{0,199}[0-9])(?=[0-9+/=_.~-]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{12,200}';
+// Where such a line ends: the line, the (JSON) string or a comment.
+const SECTION_END = `(?:${Q})?(?=[ \\t]*(?:\\r?\\n|\\\\[rn]|$|\\u0000|#|"))`;
+
 /** Values that name rather than hold a secret: words joined by separators, paths, URLs, references. */
 const NOT_A_VALUE = {
   target: 'secret' as const,
@@ -76,8 +82,131 @@ function rule(
 // word). Also a JSON pair whose `name` holds one of them (an Actions variable) is scanned as
 // `"NAME":"value"` (namesProvider in ported-rules.util.ts).
 const HEX32_PROVIDERS = ['rollbar', 'bugsnag', 'mailjet', 'twilio'];
+// Providers whose keys have no prefix of their own and no fixed shape that gitleaks' rules know
+// (seventh pass): a random-looking value assigned to a name holding one of these words is a key
+// (`HETZNER_API=...`, `"linode": "..."`, an Actions variable `OPSGENIE`), unless the name's last part
+// names a lookup (`_ID`, `_URL`, `_ORG`, `_REGION` ...). Words that are common English (segment,
+// render, vault, atlas ...) are left out: they name settings more often than keys.
+const NAMED_PROVIDERS = [
+  'hetzner',
+  'hcloud',
+  'linode',
+  'scaleway',
+  'opsgenie',
+  'splunk',
+  'honeycomb',
+  'snowflake',
+  'upstash',
+  'postmark',
+  'vonage',
+  'nexmo',
+  'mistral',
+  'codecov',
+  'snyk',
+  'mixpanel',
+  'razorpay',
+  'pagerduty',
+  'tencent',
+  'alibaba',
+  'aliyun',
+  'alicloud',
+  'ibmcloud',
+  'jenkins',
+  'mailgun',
+  'sendgrid',
+  'pusher',
+  'zendesk',
+  'cloudinary',
+  'launchdarkly',
+];
 /** Lower-case provider words that make a key or sibling `name` name a credential. */
-export const PROVIDER_NAME_WORDS: readonly string[] = HEX32_PROVIDERS;
+export const PROVIDER_NAME_WORDS: readonly string[] = [...HEX32_PROVIDERS, ...NAMED_PROVIDERS];
+// The last part of a name that looks something up rather than holds a key.
+const LOOKUP_PART = `(?:${[
+  'id',
+  'ids',
+  'url',
+  'uri',
+  'urls',
+  'host',
+  'hostname',
+  'endpoint',
+  'domain',
+  'org',
+  'organization',
+  'organisation',
+  'project',
+  'region',
+  'zone',
+  'user',
+  'username',
+  'login',
+  'email',
+  'name',
+  'account',
+  'site',
+  'server',
+  'port',
+  'env',
+  'environment',
+  'version',
+  'team',
+  'service',
+  'index',
+  'bucket',
+  'table',
+  'warehouse',
+  'database',
+  'db',
+  'role',
+  'schema',
+  'channel',
+  'queue',
+  'topic',
+  'path',
+  'dir',
+  'file',
+  'enabled',
+  'enable',
+  'timeout',
+  'level',
+  'mode',
+  'sha',
+  'sha1',
+  'hash',
+  'digest',
+  'commit',
+  'checksum',
+  'fingerprint',
+  'public',
+  'tenant',
+  'location',
+  'namespace',
+  'cluster',
+  'instance',
+  'image',
+  'tag',
+  'ref',
+  'branch',
+  'label',
+  'type',
+  'format',
+  'source',
+  'dataset',
+  'rate',
+  'job',
+  'build',
+  'node',
+  'agent',
+  'workspace',
+  'app',
+  'template',
+  'list',
+  'sender',
+  'from',
+]
+  .map(ci)
+  .join('|')})[0-9]{0,3}`;
 
 export const KEYWORD_RULES: KeywordRuleSource[] = [
   // ---- Provider tokens with a documented prefix ----------------------------------------------
@@ -264,8 +393,8 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   // A secret piped into a login: echo "VALUE" | docker login --password-stdin, | chpasswd
   rule(
     'secret-flag',
-    ['--password-stdin', '--with-token', 'chpasswd'],
-    `(?<![A-Za-z0-9_])(?:echo|printf(?:[ \\t]+["']?%s["']?)?)[ \\t]+(?:-n[ \\t]+)?((?:${Q})?)([^\\s"'$|\\\\\\u0000]{6,200})\\1[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|gh|crane)\\b[^\\n|\\u0000]{0,200}?(?:--password-stdin|--with-token)|chpasswd)`,
+    ['--password-stdin', '--with-token', 'chpasswd', 'secret create'],
+    `(?<![A-Za-z0-9_])(?:echo|printf(?:[ \\t]+["']?%s["']?)?)[ \\t]+(?:-n[ \\t]+)?((?:${Q})?)([^\\s"'$|\\\\\\u0000]{6,200})\\1[ \\t]*\\|[ \\t]*(?:sudo[ \\t]+)?(?:(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|gh|crane)\\b[^\\n|\\u0000]{0,200}?(?:--password-stdin|--with-token)|chpasswd|(?:docker|podman)[ \\t]+secret[ \\t]+create\\b)`,
     { group: 2, entropy: 1.5, find: 'window', values: true },
   ),
   rule(
@@ -295,7 +424,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['env ', 'arg '],
-    `(?<=^|[\\n\\u0000 \\t+>])(?:ENV|ARG)[ \\t]+(${SECRET_NAME})[ \\t]+(["']?)([^\\s"'=\\\\\\u0000][^\\s"'\\\\\\u0000]{5,300})\\2`,
+    `(?<=^|[\\n\\u0000 \\t+>"\`]|\\\\n)(?:ENV|ARG)[ \\t]+(${SECRET_NAME})[ \\t]+(["']?)([^\\s"'=\\\\\\u0000][^\\s"'\\\\\\u0000]{5,300})\\2`,
     { group: 3, entropy: 2.5, values: true },
   ),
   // Windows setx and fish's set -x: setx API_TOKEN "value"
@@ -359,8 +488,13 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
       'basicsessioncredentials(',
       'usernamepasswordcredentials(',
       'basiccredentials(',
+      'httpbasicauth(',
+      'httpdigestauth(',
+      'basicauth(',
+      'auth=(',
+      'auth = (',
     ],
-    `(?:NetworkCredential|PasswordAuthentication|BasicAWSCredentials|BasicSessionCredentials|UsernamePasswordCredentials|BasicCredentials)\\(\\s{0,3}(?:${Q}[^"'\\\\\\n\\u0000]{0,100}${Q}|[A-Za-z_][A-Za-z0-9_.]{0,60})\\s{0,3},\\s{0,3}${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}`,
+    `(?:NetworkCredential|PasswordAuthentication|BasicAWSCredentials|BasicSessionCredentials|UsernamePasswordCredentials|BasicCredentials|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|(?<![A-Za-z0-9_])auth[ \\t]?=[ \\t]?)\\(\\s{0,3}(?:${Q}[^"'\\\\\\n\\u0000]{0,100}${Q}|[A-Za-z_][A-Za-z0-9_.]{0,60})\\s{0,3},\\s{0,3}${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}`,
     { entropy: 2, values: true },
   ),
   // ---- Heredocs and triple-quoted strings under a secret name ----------------------------------
@@ -482,8 +616,9 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-flag',
     ['configure set'],
-    `${ci('configure')}[ \\t]+set[ \\t]+(?:--profile[ \\t]+\\S+[ \\t]+)?(?:[A-Za-z0-9_-]{1,40}\\.)?(?:aws_secret_access_key|aws_session_token)[ \\t]+(["']?)${ARG}\\1`,
-    { group: 2, entropy: 2, values: true },
+    `${ci('configure')}[ \\t]+set[ \\t]+(?:--profile[ \\t]+\\S+[ \\t]+)?(?:[A-Za-z0-9_-]{1,40}\\.)?(?:aws_secret_access_key|aws_session_token)[ \\t]+(["']?)([A-Za-z0-9+/=]{16,2000})\\1(?![^\\s"'\\\\])`,
+    // base64: a secret key may start with '/', which the value allowlist reads as a path
+    { group: 2, entropy: 3 },
   ),
   // Platform CLIs that store secrets: fly secrets set NAME=VALUE, heroku/dokku config:set NAME=VALUE
   // (config values may be plain settings: random-looking values of 16+ characters only).
@@ -505,7 +640,60 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'authorization-header',
     ['authorization'],
-    `${ci('authorization')}(?:_${ci('header')})?\\\\?["']?[ \\t]{0,3}:[ \\t]{0,3}\\\\?["']?(?:[A-Za-z][A-Za-z0-9_-]{1,30}[ \\t]{1,3})?${MIXED}([A-Za-z0-9+/_.~:-]{16,400}={0,2})(?![A-Za-z0-9+/_.~:=-]|[ \\t]+[A-Za-z]+=)`,
+    `${ci('authorization')}(?:_${ci('header')})?\\\\?["']?[ \\t]{0,3}(?::|,(?=[ \\t]{0,3}\\\\?["']))[ \\t]{0,3}\\\\?["']?(?:[A-Za-z][A-Za-z0-9_-]{1,30}[ \\t]{1,3})?${MIXED}([A-Za-z0-9+/_.~:-]{16,400}={0,2})(?![A-Za-z0-9+/_.~:=-]|[ \\t]+[A-Za-z]+=)`,
     { entropy: 3 },
   ),
+  // ---- Seventh pass: webhook URLs, query codes, provider-named keys ------------------------------
+  // A provider named by the key, a random-looking value (NAMED_PROVIDERS above): HETZNER_API=...,
+  // "linode": "...", `Opsgenie: <uuid>` (UUIDs too: several of these providers issue them as keys).
+  // Not when the name's last part is a lookup (JENKINS_URL, SNYK_ORG_ID), nor a 40-hex value (a SHA).
+  rule(
+    'provider-key',
+    NAMED_PROVIDERS,
+    `(?:${NAMED_PROVIDERS.map(ci).join('|')})(?![A-Za-z0-9_-]{0,40}?[_-]${LOOKUP_PART}\\\\?["']?[ \\t]{0,3}(?:=|:))[A-Za-z0-9_-]{0,40}?\\\\?["']?[ \\t]{0,3}(?:=>|:=|=|:)[ \\t]{0,3}(?:\\\\?["'\`])?(?=[A-Za-z_+/=-]{0,199}[0-9])(?=[0-9_+/=-]{0,199}[A-Za-z])(?![0-9a-f]{40}(?![A-Za-z0-9]))(?![0-9]{2,5}/)([A-Za-z0-9_+/=-]{16,200})(?![A-Za-z0-9_+/=.~-])`,
+    { group: 1, entropy: 3.3, values: true },
+  ),
+  // Webhook URLs whose path holds the token: /webhook/<token>, /hooks/<token>, /webhooks/<id>/<token>
+  // (chat and CI services, Teams' IncomingWebhook/<key>/). The token segment has letters and digits
+  // and is not a UUID (delivery and hook ids);
+  // up to two segments (ids, names) may come before it. Numeric hook ids (Gitea's, GitHub's
+  // /hooks/123) and words (.git/hooks/pre-commit) are not tokens.
+  rule(
+    'webhook-url',
+    ['/webhook/', '/webhooks/', '/hooks/'],
+    `/(?:${ci('web')})?${ci('hook')}s?/(?:[A-Za-z0-9_.@-]{1,80}/){0,2}(?!${UUID}(?![A-Za-z0-9_-]))(?=[A-Za-z_-]{0,127}[0-9])(?=[0-9_-]{0,127}[A-Za-z])([A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_.-])`,
+    { group: 1, entropy: 3.5 },
+  ),
+  // Teams' (Office 365 connector) incoming webhooks: .../IncomingWebhook/<32 hex>/<uuid>.
+  rule('webhook-url', ['/incomingwebhook/'], '/IncomingWebhook/([0-9a-f]{32})/', { group: 1, entropy: 2.5 }),
+  // Bot webhooks keyed by a UUID: Feishu/Lark /bot/v2/hook/<uuid>, WeCom webhook/send?key=<uuid>.
+  rule('webhook-url', ['/bot/v2/hook/'], `/bot/v2/hook/(${UUID})`, { group: 1, entropy: 0 }),
+  rule('webhook-url', ['webhook/send?key='], `webhook/send\\?key=(${UUID})`, { group: 1, entropy: 0 }),
+  // IFTTT Maker webhooks: /trigger/<event>/with/key/<key>.
+  rule('webhook-url', ['/with/key/'], '/with/key/([A-Za-z0-9_-]{20,64})(?![A-Za-z0-9_-])', {
+    group: 1,
+    entropy: 3.5,
+  }),
+  // Values under a section or map that names secrets: an INI/TOML `[secrets]`, `[tokens]`,
+  // `[api_keys]`, `[app.credentials]` table of `name = value` lines, a YAML `secrets:` map of
+  // `name: value` lines. Every value holds a letter and a digit; the span from the first value to the
+  // last is masked (names between included). Not `[ssh_keys]`, `[public_keys]`-like tables.
+  rule(
+    'secret-assignment',
+    ['secrets]', 'tokens]', 'keys]', 'credentials]', 'passwords]'],
+    `(?<=\\[(?:(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy|signing)[_.-])[A-Za-z0-9_.-]{0,30}[_.-])?)(?:${ci('api')}[_-]?)?(?:${ci('secret')}|${ci('token')}|${ci('key')}|${ci('credential')}|${ci('password')})s\\][ \\t]*${NL}${LINE_PREFIX}[A-Za-z0-9_.-]{1,40}[ \\t]{0,3}=[ \\t]{0,3}(?:${Q})?(${SECTION_VALUE}(?:${SECTION_END}[ \\t]*${NL}${LINE_PREFIX}[A-Za-z0-9_.-]{1,40}[ \\t]{0,3}=[ \\t]{0,3}(?:${Q})?${SECTION_VALUE}){0,19})${SECTION_END}`,
+    { group: 1, entropy: 3 },
+  ),
+  rule(
+    'secret-assignment',
+    ['secrets:', 'tokens:', 'credentials:', 'passwords:', 'api_keys:', 'apikeys:', 'api-keys:'],
+    `(?<=(?:^|[^A-Za-z0-9_])(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy|signing|image[_-]?pull)[_-]?)[A-Za-z0-9_.-]{0,40})(?:${ci('api')}[_-]?)?(?:${ci('secret')}|${ci('token')}|${ci('key')}|${ci('credential')}|${ci('password')})s:[ \\t]*${NL}${LINE_PREFIX}[ \\t]{1,12}[A-Za-z0-9_.-]{1,40}:[ \\t]{1,3}(?:${Q})?(${SECTION_VALUE}(?:${SECTION_END}[ \\t]*${NL}${LINE_PREFIX}[ \\t]{1,12}[A-Za-z0-9_.-]{1,40}:[ \\t]{1,3}(?:${Q})?${SECTION_VALUE}){0,19})${SECTION_END}`,
+    { group: 1, entropy: 3 },
+  ),
+  // Oracle's thin JDBC URL: jdbc:oracle:thin:user/password@host.
+  rule('url-credentials', [':thin:'], `:thin:[A-Za-z0-9_$#.]{1,64}/([^\\s@/"'\\\\\\u0000]{3,200})@`, {
+    group: 1,
+    entropy: 1.5,
+    values: true,
+  }),
 ];

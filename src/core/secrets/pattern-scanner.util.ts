@@ -217,7 +217,9 @@ const ASSIGNMENT_RE =
   /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
 const AUTH_RE =
   /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey|ssws)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
-const BEARER_RE = /[ \t]{1,3}([A-Za-z0-9._~+/-]{16,4096}=*)/y;
+// `Bearer <token>`, or a `bearer` key with the token as its value (`"bearer": "..."`, `bearer=...`).
+const BEARER_RE =
+  /(?:[ \t]{1,3}|\\{0,2}["']?[ \t]{0,3}[:=][ \t]{0,3}\\{0,2}["']?)([A-Za-z0-9._~+/-]{16,4096}=*)/y;
 const SIG_RE = /([A-Za-z0-9%+/=]{20,200})/y;
 // `sig=` of signed URLs (Azure SAS, Logic Apps / Teams workflow triggers) may be URL-safe base64.
 const SIG_URLSAFE_RE = /([A-Za-z0-9%+/=_-]{20,200})/y;
@@ -677,7 +679,17 @@ function proseAt(
     m[2] === undefined &&
     !(
       kw.startsWith('pass') ||
-      (kw === 'token' && /authtoken$/i.test(text.slice(Math.max(0, start - 4), end)))
+      (kw === 'token' && /authtoken$/i.test(text.slice(Math.max(0, start - 4), end))) ||
+      // "apikey X", "API key X": key material of 20+ characters (checked below as for `key`)
+      (kw === 'key' &&
+        /(?<![A-Za-z])api[ _-]?$/i.test(text.slice(Math.max(0, start - 5), start)) &&
+        m[3]!.length >= 20) ||
+      // a value in backticks right after the word ("the secret `X`", "token `X`"): key material
+      // of 16+ characters, not a path or a variable's name
+      (text.charCodeAt(m.index + m[0].length - m[3]!.length - 1) === 96 &&
+        text.charCodeAt(m.index + m[0].length) === 96 &&
+        !m[3]!.includes('/') &&
+        strongKeyValue(m[3]!))
     )
   )
     return;
@@ -815,6 +827,7 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
     const userinfo = m[1]!;
     const userStart = at + 3;
     const colonRel = userinfo.indexOf(':');
+    let m2: [number, number] | null;
     let start = -1;
     let end = userStart + userinfo.length;
     if (colonRel >= 0) {
@@ -825,6 +838,10 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
       } else if (!isPlaceholder(decodeSafe(pass)) && !/^(?:pass|pwd|secret|token)$/i.test(pass)) {
         start = userStart + colonRel + 1;
       }
+    } else if ((m2 = userAtDomain(text, URL_USERINFO_RE.lastIndex)) !== null) {
+      // An e-mail address as the user, its '@' not encoded (SMTP DSNs: smtp://me@example.com:pass@host).
+      [start, end] = m2;
+      pos = text.indexOf('://', end);
     } else if (
       userinfo.length >= 20 &&
       looksRandom(userinfo) &&
@@ -835,6 +852,22 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
     }
     if (start >= 0) out.push({ start, end, kind: 'url-credentials', reveal: 0, prio: 1 });
   }
+}
+
+// After `user@` (no colon in the user): `domain:password@` up to the host.
+const URL_DOMAIN_PASS_RE =
+  // eslint-disable-next-line no-control-regex -- NUL separates joined strings
+  /([A-Za-z0-9.-]{1,128}\.[A-Za-z]{2,24}):([^\s/?@"'<>\\`\u0000]{1,256})@(?=[A-Za-z0-9[])/y;
+
+/** [start, end) of the password when a userinfo `user@domain:password@` continues at `from`. */
+function userAtDomain(text: string, from: number): [number, number] | null {
+  URL_DOMAIN_PASS_RE.lastIndex = from;
+  const m = URL_DOMAIN_PASS_RE.exec(text);
+  if (m === null) return null;
+  const pass = m[2]!;
+  if (isPlaceholder(decodeSafe(pass)) || /^(?:pass|pwd|secret|token|password)$/i.test(pass)) return null;
+  const end = URL_DOMAIN_PASS_RE.lastIndex - 1;
+  return [end - pass.length, end];
 }
 
 function decodeSafe(s: string): string {

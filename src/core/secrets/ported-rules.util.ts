@@ -74,9 +74,16 @@ const NESTED_IDENT_PREFIX = IDENT_PREFIX + '(?:' + IDENT_PREFIX;
 const flatPrefix = (re: string): string =>
   re.startsWith(NESTED_IDENT_PREFIX) ? '(?:[\\w.\\-]{0,100}?' + re.slice(NESTED_IDENT_PREFIX.length) : re;
 
+// gitleaks' rules end a secret at a delimiter or at the end of the text (`|$)`). The engine joins
+// the strings it scans with NUL (scrub.util.ts), and in the full walk (base64 file contents, wiki
+// pages) a string is not quoted: a NUL ends the string as `$` ends the text, so it ends a secret too
+// (a key on the last line of a decoded file was missed); likewise a NUL starts one where `^` does.
+const endAtNul = (re: string): string =>
+  re.replaceAll('|$)', '|$|\\u0000)').replaceAll('(?:^|[', '(?:^|\\u0000|[');
+
 // gitleaks' rules, then the engine's own keyword rules (keyword-rules.ts) in the same shape.
 const RULE_SOURCES: Array<PortedRuleSource & { kind?: string; block?: boolean }> = [
-  ...GITLEAKS_RULES,
+  ...GITLEAKS_RULES.map((r) => ({ ...r, regex: endAtNul(r.regex), near: endAtNul(r.near) })),
   ...KEYWORD_RULES,
 ];
 

@@ -316,12 +316,24 @@ function segmentOf(starts: number[], pos: number): number {
 }
 
 /** Groups spans of the joined buffer by slot, dropping any span that crosses a slot boundary. */
-function bySlot<T extends Span>(spans: T[], starts: number[], lengths: number[]): Map<number, T[]> {
+function bySlot<T extends Span>(
+  spans: T[],
+  starts: number[],
+  lengths: number[],
+  clipQuote = false,
+): Map<number, T[]> {
   const out = new Map<number, T[]>();
   for (const span of spans) {
     const seg = segmentOf(starts, span.start);
-    if (span.end > starts[seg]! + lengths[seg]!) continue;
-    const rel = { ...span, start: span.start - starts[seg]!, end: span.end - starts[seg]! };
+    const segEnd = starts[seg]! + lengths[seg]!;
+    let end = span.end;
+    // A pattern whose match takes an optional closing quote (gitleaks' Kubernetes rule: `value"?`)
+    // reaches the quote the walk puts around each string: the match ends at the string's end.
+    if (end > segEnd) {
+      if (!(clipQuote && end === segEnd + 1 && span.start < segEnd)) continue;
+      end = segEnd;
+    }
+    const rel = { ...span, start: span.start - starts[seg]!, end: end - starts[seg]! };
     const list = out.get(seg);
     if (list) list.push(rel);
     else out.set(seg, [rel]);
@@ -510,7 +522,9 @@ function triggers(key: string): boolean {
   let t = keyTrigger.get(key);
   if (t === undefined) {
     if (keyTrigger.size > 4096) keyTrigger.clear();
-    t = keyStartsAssignment(key) || namesProvider(key);
+    // namesSecret: camelCase names such as `authKey`, `signingKey`, `masterKey` (a JSON file parsed as
+    // a body), which the keyword regex reads only after `_`, `-` or `.`; their text form is masked.
+    t = keyStartsAssignment(key) || namesProvider(key) || namesSecret(key);
     keyTrigger.set(key, t);
   }
   return t;
@@ -805,7 +819,7 @@ function scrubBatch(
   if (patterns) {
     if (pairs > 0 || joined === undefined) joined = buffer();
     const matches = scanText(joined.joined);
-    for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths)) {
+    for (const [seg, list] of bySlot<PatternMatch>(matches, joined.starts, joined.lengths, true)) {
       if (slotCont[b0 + seg] === -1) return null; // a masked key: the other paths keep colliding keys apart
       maskedSegs.push(seg);
       const t = escaped[seg] ?? texts[seg]!;

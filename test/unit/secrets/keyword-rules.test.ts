@@ -187,3 +187,145 @@ describe('shapes of the sixth pass (bodies Gitea returns)', () => {
     expect(scanText('the token is now rotated every 24h by the runner')).toEqual([]);
   });
 });
+
+describe('shapes of the seventh pass', () => {
+  const maskedJson = (value: unknown, secret: string): boolean =>
+    !JSON.stringify(scrubResult(value, ctx).value).includes(secret);
+  const mixed = (n: number): string => randomWord(n - 2) + '7q';
+  const uuid = (): string => {
+    const h = giteaToken();
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(12, 15)}-a${h.slice(15, 18)}-${h.slice(18, 30)}`;
+  };
+
+  it('masks the token of a webhook URL path, not hook ids, git hooks or delivery UUIDs', () => {
+    const s = mixed(40);
+    expect(masked(`NOTIFY_URL=https://ci.example.com/hooks/${s}`, s)).toBe(true);
+    expect(masked(`https://hooks.example.io/webhooks/123456/${s}`, s)).toBe(true);
+    expect(maskedJson({ config: { url: `https://deploy.example.net/webhook/12/${s}` } }, s)).toBe(true);
+    const hex = giteaToken().slice(0, 32);
+    expect(
+      masked(`https://outlook.office.com/webhook/${uuid()}@${uuid()}/IncomingWebhook/${hex}/${uuid()}`, hex),
+    ).toBe(true);
+    const u = uuid();
+    expect(masked(`https://open.feishu.cn/open-apis/bot/v2/hook/${u}`, u)).toBe(true);
+    expect(masked(`https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${u}`, u)).toBe(true);
+    const k = mixed(22);
+    expect(masked(`https://maker.ifttt.com/trigger/done/with/key/${k}`, k)).toBe(true);
+    expect(scanText('GET /api/v1/repos/org/app/hooks/12/tests and .git/hooks/pre-commit')).toEqual([]);
+    expect(scanText('see src/hooks/useAuthentication2Provider.tsx')).toEqual([]);
+    expect(scanText(`https://gitea.example.com/org/app/settings/webhooks/deliveries/${u}`)).toEqual([]);
+    expect(scanText('https://ci.example.com/hooks/<your-hook-token>')).toEqual([]);
+  });
+
+  it("masks a provider key named only by its variable, not the provider's lookups or versions", () => {
+    const s = randomWord(62) + '7q';
+    expect(masked(`HETZNER_API=${s}`, s)).toBe(true);
+    const hex = giteaToken() + giteaToken().slice(0, 24);
+    expect(masked(`linode_cli: "${hex}"`, hex)).toBe(true);
+    const u = uuid();
+    expect(maskedJson([{ name: 'OPSGENIE', data: u, description: '' }], u)).toBe(true);
+    expect(
+      scanText(`SNYK_ORG_ID=${u}\nOPSGENIE_TEAM_ID=${u}\nJENKINS_URL=https://ci.example.com/j2`),
+    ).toEqual([]);
+    expect(scanText(`LINODE_IMAGE_SHA256=${hex}\nSENDGRID_TEMPLATE=d-${giteaToken().slice(0, 32)}`)).toEqual(
+      [],
+    );
+    expect(scanText('jenkins: 2.401.3-lts\nsplunk: splunk-enterprise-9.1.2')).toEqual([]);
+    expect(scanText('curl -k https://splunk.example.com:8088/services/collector/event')).toEqual([]);
+    expect(scanText(`JENKINS_COMMIT=${giteaToken()}`)).toEqual([]);
+  });
+
+  it('masks values under a [secrets] section or a YAML secrets: map, not settings or file references', () => {
+    const a = mixed(36);
+    const b = mixed(36);
+    const ini = scrubText(
+      `[general]\nname = billing\n\n[secrets]\nstripe = ${a}\nsendgrid = "${b}"\n`,
+      ctx,
+    ).value;
+    expect(ini).not.toContain(a);
+    expect(ini).not.toContain(b);
+    expect(ini).toContain('name = billing');
+    expect(masked(`[tokens]\ngithub = "${a}"`, a)).toBe(true);
+    expect(masked(`secrets:\n  payments: ${a}\n  mailer: ${b}`, b)).toBe(true);
+    expect(maskedJson({ body: `[api_keys]\nopenai = "${a}"` }, a)).toBe(true);
+    expect(scanText('[tokens]\nexpiry = 3600\nissuer = gitea')).toEqual([]);
+    expect(scanText('secrets:\n  db_password:\n    file: ./secrets/db_password.txt')).toEqual([]);
+    expect(scanText('secrets:\n  token: ${{ secrets.GITEA_TOKEN }}')).toEqual([]);
+  });
+
+  it('masks tool and code shapes: auth tuples, Header.Set, docker secret create, Oracle thin URLs, a bearer key', () => {
+    const p = randomWord(12) + '42';
+    expect(masked(`requests.get(url, auth=("deploy", "${p}"))`, p)).toBe(true);
+    expect(masked(`HTTPBasicAuth('admin', '${p}')`, p)).toBe(true);
+    expect(masked(`printf '${p}' | docker secret create pg_pw -`, p)).toBe(true);
+    expect(masked(`jdbc:oracle:thin:app/${p}@db:1521/ORCL`, p)).toBe(true);
+    const t = mixed(40);
+    expect(masked(`req.Header.Set("Authorization", "Token ${t}")`, t)).toBe(true);
+    expect(masked(`{"auth": {"bearer": "${t}"}}`, t)).toBe(true);
+    expect(scanText('requests.get(url, auth=(user, os.environ["DEPLOY_PASSWORD"]))')).toEqual([]);
+    expect(scanText('docker secret create pg_pw ./secrets/pg.txt')).toEqual([]);
+    expect(scanText('{"token_type": "bearer", "bearer": true}')).toEqual([]);
+  });
+
+  it('masks `apikey X` and a backticked value after a secret word, not names or paths in backticks', () => {
+    const s = mixed(32);
+    expect(masked(`Calls with apikey ${s} get 401`, s)).toBe(true);
+    expect(masked(`I think the secret \`${s}\` ended up in the log`, s)).toBe(true);
+    expect(scanText('set the secret `MY_SECRET_2` in the repo; the token `GITEA_TOKEN_V2` is read')).toEqual(
+      [],
+    );
+    expect(scanText('see secret `prod/db/password1` in vault')).toEqual([]);
+    expect(scanText('send the apikey header X-Api-Key2 with every call')).toEqual([]);
+  });
+});
+
+describe('URLs and bodies of the seventh pass', () => {
+  it('masks the password of a URL whose user is an e-mail address, not a URL without one', () => {
+    const p = randomWord(12) + '42';
+    expect(masked(`EMAIL_URL=smtp://alerts@example.com:${p}@smtp.example.com:587`, p)).toBe(true);
+    expect(
+      scanText(
+        'MAILER_URL=smtp://alerts@example.com@smtp.example.com:587 ssh://git@gitea.example.com:2222/o/r',
+      ),
+    ).toEqual([]);
+  });
+
+  it('masks a key on the last line of a base64 wiki page (a NUL ends a secret as the end of text does)', () => {
+    const s = randomWord(38) + '7q';
+    const page = {
+      title: 'Ops',
+      content_base64: Buffer.from(`## Staging\n\nAPI KEY: ${s}`).toString('base64'),
+    };
+    const out = scrubResult(page, ctx).value as { content_base64: string };
+    expect(Buffer.from(out.content_base64, 'base64').toString()).not.toContain(s);
+    // the same rule on NUL-joined strings
+    expect(scanText(`x\u0000API KEY: ${s}\u0000y`).length).toBe(1);
+  });
+
+  it('masks a Kubernetes Secret pasted in a JSON string (the match may take the closing quote) and a Dockerfile ENV at its start', () => {
+    const s = Buffer.from(randomWord(10) + '42').toString('base64');
+    const body = { id: 1, body: `apiVersion: v1\nkind: Secret\ndata:\n  DB_PASSWORD: ${s}` };
+    expect(JSON.stringify(scrubResult(body, ctx).value)).not.toContain(s);
+    const t = randomWord(30) + '1';
+    expect(JSON.stringify(scrubResult({ body: `ENV API_TOKEN ${t}` }, ctx).value)).not.toContain(t);
+    expect(scrubResult({ body: 'ENV NODE_ENV production' }, ctx).masks).toBe(0);
+  });
+
+  it('masks camelCase secret keys of a parsed JSON file (authKey, signingKey, masterKey), not lookup keys', () => {
+    const s = randomWord(38) + '7q';
+    for (const k of ['authKey', 'signingKey', 'masterKey', 'encryptionKey', 'licenseKey'])
+      expect({ k, masked: !JSON.stringify(scrubResult({ svc: { [k]: s } }, ctx).value).includes(s) }).toEqual(
+        {
+          k,
+          masked: true,
+        },
+      );
+    const lookups = {
+      primaryKey: 'id',
+      cacheKey: 'user:1234:profile',
+      sortKey: 'created_at',
+      signingKeyId: 'kid-2024',
+    };
+    expect(scrubResult(lookups, ctx).value).toBe(lookups);
+  });
+});
