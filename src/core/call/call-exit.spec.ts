@@ -1,16 +1,13 @@
-import type { AuditEntry, CallIdentity } from '../ports';
+import { tokenCaller } from '../testing/tool-service-fixture';
+import type { AuditEntry } from '../ports';
 import { CallExit } from './call-exit';
 import { auditEntryOf, NO_COUNTS, toolLabel, type ToolCallOutcome } from './tool-call-outcome';
 
-const identity: CallIdentity = {
-  login: 'alice',
-  mode: 'token',
-  sudo: null,
+const identity = tokenCaller({
   token: 't'.repeat(40),
-  isSiteAdmin: false,
   subject: 'token:alice',
   client: { name: 'c', version: '1' },
-};
+});
 
 const outcome = (over: Partial<ToolCallOutcome> = {}): ToolCallOutcome => ({
   identity,

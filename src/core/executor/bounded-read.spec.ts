@@ -1,17 +1,10 @@
 // Issue 12 point 3: a file-content call asks Gitea for the budget up front with a Range, and what
 // the caller sees is the same whichever answer Gitea gives (206, 200 when it ignores Range, 416).
-import type { CallIdentity, GiteaRequest, GiteaResponse } from '../ports';
-import { secretsScrubber, testToolService } from '../testing/tool-service-fixture';
+import type { GiteaRequest, GiteaResponse } from '../ports';
+import { secretsScrubber, testToolService, tokenCaller } from '../testing/tool-service-fixture';
 import { boundedRange } from './bounded-read';
 
-const alice: CallIdentity = {
-  login: 'alice',
-  mode: 'token',
-  sudo: null,
-  token: 'a'.repeat(40),
-  isSiteAdmin: false,
-  subject: 'token:alice',
-};
+const alice = tokenCaller({ token: 'a'.repeat(40), subject: 'token:alice' });
 const MAX_TEXT = 400_000; // 4 x MAX_TOOL_RESPONSE_CHARS (100_000)
 const LINE = '2026-11-30T10:00:00Z INFO worker processed job in 12 ms, queue depth 3\n';
 const file = Buffer.from(LINE.repeat(Math.ceil(1_000_000 / LINE.length)));

@@ -1,6 +1,5 @@
 import { CpuTurns, type Schedule } from './cpu-turns';
-import { testToolService } from '../testing/tool-service-fixture';
-import type { CallIdentity } from '../ports';
+import { testToolService, tokenCaller } from '../testing/tool-service-fixture';
 
 /** A schedule the test runs by hand: each step is one loop iteration's check phase. */
 function manualSchedule(): { schedule: Schedule; pending: Array<() => void>; step(): Promise<void> } {
@@ -70,14 +69,7 @@ describe('CpuTurns', () => {
 });
 
 describe('the executor takes a turn before the work on a Gitea answer', () => {
-  const caller: CallIdentity = {
-    login: 'alice',
-    mode: 'token',
-    sudo: null,
-    token: 'f'.repeat(40),
-    isSiteAdmin: false,
-    subject: 'token:svc',
-  };
+  const caller = tokenCaller();
 
   it('does not decode, scan or bound the answer until its turn comes', async () => {
     const loop = manualSchedule();

@@ -1,17 +1,10 @@
 // Issue 5 point 3: the secret detection mode of a call is its org's (PolicyProvider.forOrg) when the
 // org has a policy, else the global setting; exercised with the real secrets module.
-import type { CallIdentity, EffectivePolicy, GiteaRequest, PolicyProvider } from '../ports';
-import { secretsScrubber, testToolService } from '../testing/tool-service-fixture';
+import type { EffectivePolicy, GiteaRequest, PolicyProvider } from '../ports';
+import { secretsScrubber, testToolService, tokenCaller } from '../testing/tool-service-fixture';
 
 const SECRET = 'ghp_' + 'aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5';
-const identity: CallIdentity = {
-  login: 'alice',
-  mode: 'token',
-  sudo: null,
-  token: 'f'.repeat(40),
-  isSiteAdmin: false,
-  subject: 'token:svc',
-};
+const identity = tokenCaller();
 
 /** Org policies for acme (block) and other (off); any other owner (a user) has none. */
 class OrgPolicies implements PolicyProvider {

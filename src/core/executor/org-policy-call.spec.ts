@@ -6,16 +6,9 @@ import type { CallIdentity } from '../ports';
 import { defaultOrgPolicy, type OrgPolicy } from '../policy/org-policy';
 import { OrgPolicyProvider } from '../policy/org-policy-provider';
 import { MemoryQuotaCounter } from '../policy/quota';
-import { secretsScrubber, testToolService } from '../testing/tool-service-fixture';
+import { secretsScrubber, testToolService, tokenCaller } from '../testing/tool-service-fixture';
 
-const identity: CallIdentity = {
-  login: 'alice',
-  mode: 'token',
-  sudo: null,
-  token: 'f'.repeat(40),
-  isSiteAdmin: false,
-  subject: 'token:svc',
-};
+const identity = tokenCaller();
 
 function setup(policies: Record<string, Partial<OrgPolicy>>, now = () => 30_000) {
   const stored = new Map(

@@ -38,6 +38,19 @@ export const secretsScrubber: ResultScrubber = {
 };
 export { passThroughScrubber };
 
+/** A caller in service-token mode: alice, not a site admin, subject `token:svc`, with any field changed. */
+export function tokenCaller(overrides: Partial<CallIdentity> = {}): CallIdentity {
+  return {
+    login: 'alice',
+    mode: 'token',
+    sudo: null,
+    token: 'f'.repeat(40),
+    isSiteAdmin: false,
+    subject: 'token:svc',
+    ...overrides,
+  };
+}
+
 /** Tool settings for a unit spec: the full bundled catalogue, nothing disabled, no sudo. */
 export function testToolSettings(overrides: Partial<ToolSettings> = {}): ToolSettings {
   return {

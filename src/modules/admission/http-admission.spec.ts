@@ -1,20 +1,14 @@
+import { tokenCaller } from '../../core/testing/tool-service-fixture';
 // The admission pipeline used by a route other than /mcp (as /api/admin/* will): its own error
 // format, the same origin, authentication, body and call limits.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import type { AuditEntry, CallIdentity } from '../../core/ports';
+import type { AuditEntry } from '../../core/ports';
 import type { IdentityResolver } from '../auth/identity-resolver';
 import { HttpAdmission, type AdmissionRoute } from './http-admission';
 
-const identity: CallIdentity = {
-  login: 'svc',
-  mode: 'token',
-  sudo: null,
-  token: 'gitea-token',
-  isSiteAdmin: true,
-  subject: 'token:svc',
-};
+const identity = tokenCaller({ login: 'svc', token: 'gitea-token', isSiteAdmin: true });
 
 const resolver: IdentityResolver & { calls: number } = {
   calls: 0,

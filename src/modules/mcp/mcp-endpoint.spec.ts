@@ -1,3 +1,4 @@
+import { tokenCaller } from '../../core/testing/tool-service-fixture';
 // The endpoint over a real HTTP server: every tools/call leaves exactly one audit record, and on
 // the fast paths of all three revisions that record (with the metrics and the log line) is made
 // once the answer has been handed to the socket, not before: the caller does not wait for it.
@@ -8,7 +9,7 @@ import { Registry } from 'prom-client';
 import { CallExit } from '../../core/call/call-exit';
 import { NO_COUNTS, resultOf, type ToolCallOutcome } from '../../core/call/tool-call-outcome';
 import { UnknownToolError, type ToolService } from '../../core/executor/tool-service';
-import type { AuditEntry, CallIdentity } from '../../core/ports';
+import type { AuditEntry } from '../../core/ports';
 import { MemorySessionRevocations } from '../../infra/mcp/session-revocations';
 import { HttpAdmission } from '../admission/http-admission';
 import type { IdentityResolver } from '../auth/identity-resolver';
@@ -18,14 +19,7 @@ import { McpProtocol } from './mcp-protocol';
 
 const BEARER = 'endpoint-spec-bearer';
 const MODERN = '2026-07-28';
-const identity: CallIdentity = {
-  login: 'svc',
-  mode: 'token',
-  sudo: null,
-  token: 'gitea-token-never-shown',
-  isSiteAdmin: false,
-  subject: 'token:svc',
-};
+const identity = tokenCaller({ login: 'svc', token: 'gitea-token-never-shown' });
 
 const outcome = (name: string, args: unknown): ToolCallOutcome => ({
   identity,

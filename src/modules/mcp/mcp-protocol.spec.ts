@@ -1,22 +1,15 @@
+import { tokenCaller } from '../../core/testing/tool-service-fixture';
 // The legacy fast path must answer exactly like the SDK server it bypasses.
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { CallExit } from '../../core/call/call-exit';
 import { NO_COUNTS, resultOf, type ToolCallOutcome } from '../../core/call/tool-call-outcome';
 import { UnknownToolError, type ToolService } from '../../core/executor/tool-service';
-import type { CallIdentity } from '../../core/ports';
 import type { IdentityResolver } from '../auth/identity-resolver';
 import { McpMetrics } from './mcp-metrics';
 import { McpProtocol, resultResponseJson, toAuthInfo, type ExchangeContext } from './mcp-protocol';
 
-const identity: CallIdentity = {
-  login: 'svc',
-  mode: 'token',
-  sudo: null,
-  token: 'gitea-token-never-shown',
-  isSiteAdmin: false,
-  subject: 'token:svc',
-};
+const identity = tokenCaller({ login: 'svc', token: 'gitea-token-never-shown' });
 
 const outcome = (name: string, text: string, known: boolean): ToolCallOutcome => ({
   identity,

@@ -3,25 +3,22 @@
 // the file and say what was cut and how to read on (byte_range); the next slice must come back
 // through the same tool; /healthz must answer all along. No timing is asserted here: the p99 of
 // /healthz during such load is a bench figure (npm run bench, "secrets" rows).
-import { connect, envelope, type McpClient } from '../mcp/helpers/clients';
-import { startGitea, type TestGitea } from '../mcp/helpers/gitea';
-import { BEARER, startMcpApp, testConfig, type McpApp } from '../mcp/helpers/mcp-app';
+import { envelope, type McpClient } from '../mcp/helpers/clients';
+import type { McpApp } from '../mcp/helpers/mcp-app';
+import { startSdkStack, type SdkStack } from '../mcp/helpers/sdk-stack';
 import { HUGE_FILE_BYTES } from '../../simulator';
 
 describe('a 30 MiB file while /healthz answers', () => {
-  let gitea: TestGitea;
+  let stack: SdkStack;
   let app: McpApp;
   let client: McpClient;
 
   beforeAll(async () => {
-    gitea = await startGitea();
-    app = await startMcpApp(testConfig(gitea.url, gitea.tokens.admin, { LOG_LEVEL: 'warn' }), { full: true });
-    client = await connect(app.url, 'sdk2', '2026-07-28', { Authorization: `Bearer ${BEARER}` });
+    stack = await startSdkStack();
+    ({ app, client } = stack);
   }, 60_000);
   afterAll(async () => {
-    await client?.close();
-    await app?.close();
-    await gitea?.close();
+    await stack?.close();
   });
 
   it('returns the start of the file with body_cut, the next slice through byte_range, and /healthz answers meanwhile', async () => {

@@ -3,25 +3,22 @@
 // that Gitea serves with http.ServeContent (Range honoured). Following `range.next_cursor` from
 // the first call must read the whole log, page after page, with the service token and a provider
 // key that appear three quarters of the way in masked on the page that holds them.
-import { connect, envelope, type McpClient } from '../mcp/helpers/clients';
-import { startGitea, type TestGitea } from '../mcp/helpers/gitea';
-import { BEARER, startMcpApp, testConfig, type McpApp } from '../mcp/helpers/mcp-app';
+import { envelope, type McpClient } from '../mcp/helpers/clients';
+import type { TestGitea } from '../mcp/helpers/gitea';
+import { startSdkStack, type SdkStack } from '../mcp/helpers/sdk-stack';
 import { ACTIONS_LOG_BYTES, actionsJobLog } from '../../simulator';
 
 describe('an Actions job log larger than one read, in pages', () => {
+  let stack: SdkStack;
   let gitea: TestGitea;
-  let app: McpApp;
   let client: McpClient;
 
   beforeAll(async () => {
-    gitea = await startGitea();
-    app = await startMcpApp(testConfig(gitea.url, gitea.tokens.admin, { LOG_LEVEL: 'warn' }), { full: true });
-    client = await connect(app.url, 'sdk2', '2026-07-28', { Authorization: `Bearer ${BEARER}` });
+    stack = await startSdkStack();
+    ({ gitea, client } = stack);
   }, 60_000);
   afterAll(async () => {
-    await client?.close();
-    await app?.close();
-    await gitea?.close();
+    await stack?.close();
   });
 
   const jobId = (name: string): number => {
