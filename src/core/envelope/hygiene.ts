@@ -80,28 +80,68 @@ export function cleanText(text: string, counts: HygieneCounts, mode: HygieneMode
  * `encoding: "base64"` (contents and blob responses) is file contents, counted and changed only in
  * `files` mode `neutralise`.
  */
+/** cleanJson's stacks; empty between calls. */
+const WALK = {
+  holders: [] as Array<Record<string | number, unknown>>,
+  keys: [] as Array<string | number>,
+  authoredFlags: [] as boolean[],
+};
+
 export function cleanJson(data: unknown, counts: HygieneCounts, files: HygieneMode = 'flag'): unknown {
-  const stack: Array<{ holder: Record<string | number, unknown>; key: string | number; authored: boolean }> =
-    [];
-  const root = { value: data };
-  stack.push({ holder: root, key: 'value', authored: false });
-  while (stack.length) {
-    const { holder, key, authored } = stack.pop()!;
-    const value = holder[key];
-    if (typeof value === 'string') {
-      if (key === 'content_base64') holder[key] = cleanBase64(value, counts, 'neutralise');
-      else if (key === 'content' && holder.encoding === 'base64')
-        holder[key] = cleanBase64(value, counts, files);
-      else holder[key] = cleanText(value, counts, authored ? 'neutralise' : 'flag');
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++)
-        stack.push({ holder: value as unknown as Record<number, unknown>, key: i, authored });
-    } else if (value && typeof value === 'object') {
-      const obj = value as Record<string, unknown>;
-      for (const k of Object.keys(obj)) stack.push({ holder: obj, key: k, authored: AUTHORED_KEYS.has(k) });
-    }
+  // Three parallel stacks (holder, key, authored), kept between calls (the walk is synchronous and
+  // empties them), instead of an object per value: the walk visits every value of a result, and
+  // those objects were a twentieth of a small call's allocations.
+  const root: Record<string, unknown> = { value: data };
+  const { holders, keys, authoredFlags } = WALK;
+  holders.length = keys.length = authoredFlags.length = 0;
+  holders.push(root);
+  keys.push('value');
+  authoredFlags.push(false);
+  try {
+    walk(holders, keys, authoredFlags, counts, files);
+  } finally {
+    // Nothing of this result stays referenced, even when a step threw.
+    holders.length = keys.length = authoredFlags.length = 0;
   }
   return root.value;
+}
+
+function walk(
+  holders: Array<Record<string | number, unknown>>,
+  keys: Array<string | number>,
+  authoredFlags: boolean[],
+  counts: HygieneCounts,
+  files: HygieneMode,
+): void {
+  while (holders.length) {
+    const holder = holders.pop()!;
+    const key = keys.pop()!;
+    const authored = authoredFlags.pop()!;
+    const value = holder[key];
+    if (typeof value === 'string') {
+      const cleaned =
+        key === 'content_base64'
+          ? cleanBase64(value, counts, 'neutralise')
+          : key === 'content' && holder.encoding === 'base64'
+            ? cleanBase64(value, counts, files)
+            : cleanText(value, counts, authored ? 'neutralise' : 'flag');
+      if (cleaned !== value) holder[key] = cleaned;
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        holders.push(value as unknown as Record<number, unknown>);
+        keys.push(i);
+        authoredFlags.push(authored);
+      }
+    } else if (value && typeof value === 'object') {
+      const obj = value as Record<string, unknown>;
+      for (const k in obj) {
+        if (!Object.prototype.hasOwnProperty.call(obj, k)) continue;
+        holders.push(obj);
+        keys.push(k);
+        authoredFlags.push(AUTHORED_KEYS.has(k));
+      }
+    }
+  }
 }
 
 /** Base64 that holds UTF-8 text: its text is cleaned; anything else (an image, bad base64) stays as it is. */
