@@ -254,12 +254,15 @@ function scan(text: string, windows: boolean, depth: number): PatternMatch[] {
 
   scanAnchored(text, out, lits);
 
-  scanKeywords(text, out, windows);
+  scanKeywords(text, out, windows, lits);
 
   scanPrivateKeyBlocks(text, out);
   scanUrlCredentials(text, out);
   scanCredentialSyntax(text, out, lits);
-  for (let k = 0; k < prose.length; k += 2) proseAt(text, prose[k]!, prose[k + 1]!, out, codes);
+  if (prose.length > 0) {
+    const digits = new ProseDigits(text, codes);
+    for (let k = 0; k < prose.length; k += 2) proseAt(text, prose[k]!, prose[k + 1]!, out, digits);
+  }
   for (const m of ported) out.push({ ...m, prio: 1 });
   if (depth === 0) scanEncodedBlobs(text, out, codes);
   return mergeMatches(out);
@@ -396,7 +399,9 @@ function decodeBlob(blob: string): string | null {
 // found with indexOf (near free). The windows hold every keyword that could match, in order, and
 // the scan state (where the next keyword may start) carries across them, so the matches are those
 // of a scan over the whole text.
-// Same as /bearer/gi (non-unicode case folding is ASCII only here), and faster in V8.
+// Same as /bearer/gi (non-unicode case folding is ASCII only here), and faster in V8. 'bearer' is a
+// literal of the keyword pass, which records where it first occurs in any case: the search starts
+// there, or is skipped when the word is absent (most results).
 const BEARER_WORD_RE = /[Bb][Ee][Aa][Rr][Ee][Rr]/g;
 // Between a keyword and its operator: up to 20 word characters, then at most 2 backslashes, a
 // quote and 3 spaces (6 non-word characters). Keywords are at most 15 characters long.
@@ -432,7 +437,7 @@ function denseOperators(text: string): boolean {
  * whole text as one window when windows would cost more than scanning it all (JSON text, where every
  * key is followed by ':', or runs of operators).
  */
-function keywordWindows(text: string): number[] {
+function keywordWindows(text: string, lits: LiteralHits): number[] {
   const whole = [0, text.length];
   if (denseOperators(text)) return whole;
   const budget = text.length * 0.75;
@@ -466,8 +471,9 @@ function keywordWindows(text: string): number[] {
     }
   }
   let sorted = true;
-  BEARER_WORD_RE.lastIndex = 0;
-  for (let m = BEARER_WORD_RE.exec(text); m !== null; m = BEARER_WORD_RE.exec(text)) {
+  const bearerAt = lits.firstOf('bearer');
+  BEARER_WORD_RE.lastIndex = bearerAt < 0 ? text.length : bearerAt;
+  for (let m = bearerAt < 0 ? null : BEARER_WORD_RE.exec(text); m !== null; m = BEARER_WORD_RE.exec(text)) {
     starts.push(m.index);
     ends.push(m.index + 6);
     sorted = false;
@@ -492,8 +498,13 @@ function keywordWindows(text: string): number[] {
   return out;
 }
 
-function scanKeywords(text: string, out: Array<PatternMatch & { prio: number }>, useWindows: boolean): void {
-  const windows = useWindows ? keywordWindows(text) : [0, text.length];
+function scanKeywords(
+  text: string,
+  out: Array<PatternMatch & { prio: number }>,
+  useWindows: boolean,
+  lits: LiteralHits,
+): void {
+  const windows = useWindows ? keywordWindows(text, lits) : [0, text.length];
   let skipUntil = 0; // where the next keyword may start (after the last match's value)
   for (let w = 0; w < windows.length; w += 2) {
     const ws = windows[w]!;
@@ -647,24 +658,77 @@ const PROSE_RE =
   /[a-z]{0,3}(?:([^\n\u0000"|=:]{0,40}?)[ \t](?:is|was|are|to|as|be)(?::|[ \t]{0,2}[-=]>)?|[ \t]{0,3}(\||\*\*))?[ \t]{1,3}(?:\\?["'`*]){0,2}([^\s"'`<>()[\]{},;|*\\\u0000]{8,200})/y;
 const PROSE_GAP_DENY =
   /(?:^|[^a-z])(?:ids?|fingerprints?|names?|hash(?:es)?|sha\d*|digest|versions?|url|path|file|length|size|type|format|count|prefix|suffix|scopes?|expir\w*|header|field|variable|env|public|rotat\w*|revok\w*|stored|saved|set|hidden|masked|redacted|valid|invalid|missing|required|empty|not|never)(?:$|[^a-z])/i;
+/**
+ * The first check of proseAt over one text: whether a digit follows a keyword on its line (or in its
+ * string) within reach, before a white space more than 60 characters on. Read character by
+ * character after every keyword, that was up to 260 characters per keyword (the prose of issue
+ * bodies has one every 60 characters or so). Instead, the next digit, the next line end, NUL and
+ * unescaped quote are found with native searches (a regex, indexOf) and remembered: the keywords come
+ * in text order, so one search serves every keyword before the position it found, and the searches
+ * together read the text about once. Characters are read one by one only between a keyword and a
+ * digit on its line, to look for a white space.
+ */
+export class ProseDigits {
+  // For each search: the position it started from, and what it found there (text.length: nothing).
+  private readonly from = [-1, -1, -1, -1];
+  private readonly at = [-1, -1, -1, -1];
+
+  constructor(
+    private readonly text: string,
+    private readonly codes: Uint8Array | null,
+  ) {}
+
+  /** The first position from `from` on where search k finds its character (text.length: none). */
+  private next(k: number, from: number): number {
+    // Still valid when asked from a later position that is not past what was found.
+    if (from >= this.from[k]! && from <= this.at[k]!) {
+      this.from[k] = from;
+      return this.at[k]!;
+    }
+    const text = this.text;
+    let p: number;
+    if (k === 0) {
+      DIGIT_RE.lastIndex = from;
+      p = DIGIT_RE.exec(text)?.index ?? -1;
+    } else if (k === 1) p = text.indexOf('\n', from);
+    else if (k === 2) p = text.indexOf(SEP, from);
+    else {
+      // an unescaped quote ends a JSON string (the character before it is not a backslash)
+      p = text.indexOf('"', from);
+      while (p > 0 && text.charCodeAt(p - 1) === 92) p = text.indexOf('"', p + 1);
+    }
+    this.from[k] = from;
+    this.at[k] = p < 0 ? text.length : p;
+    return this.at[k]!;
+  }
+
+  /**
+   * Whether some j in [end, end + 260) holds a digit, with no line end, NUL or unescaped quote in
+   * [end, j) and no space or tab in [end + 61, j).
+   */
+  after(end: number): boolean {
+    const digit = this.next(0, end);
+    if (digit >= Math.min(this.text.length, end + 260)) return false;
+    if (this.next(1, end) < digit || this.next(2, end) < digit || this.next(3, end) < digit) return false;
+    for (let j = end + 61; j < digit; j++) {
+      const c = this.codes !== null ? this.codes[j]! : this.text.charCodeAt(j);
+      if (c === 32 || c === 9) return false;
+    }
+    return true;
+  }
+}
+const DIGIT_RE = /[0-9]/g;
+
 function proseAt(
   text: string,
   start: number,
   end: number,
   out: Array<PatternMatch & { prio: number }>,
-  codes: Uint8Array | null,
+  digits: ProseDigits,
 ): void {
-  // Every value holds a digit and ends on the line (or in the string), at most ~260 characters on:
-  // most prose stops here.
-  let digit = false;
-  for (let j = end, max = Math.min(text.length, end + 260); j < max && !digit; j++) {
-    const c = codes !== null ? codes[j]! : text.charCodeAt(j);
-    // a line or string ends here (an unescaped quote ends a JSON string: no gap or value crosses it)
-    if (c === 10 || c === 0 || (c === 34 && text.charCodeAt(j - 1) !== 92)) break;
-    // the value starts within ~60 characters (gap, verb, quotes) and has no white space
-    if (j - end > 60 && (c === 32 || c === 9)) break;
-    digit = c >= 48 && c <= 57;
-  }
+  // Every value holds a digit and ends on the line (or in the string), at most ~260 characters on,
+  // and starts within ~60 characters (gap, verb, quotes) with no white space: most prose stops here.
+  const digit = digits.after(end);
   if (!digit) return;
   PROSE_RE.lastIndex = end;
   const m = PROSE_RE.exec(text);

@@ -160,6 +160,7 @@ export const AUTOMATON_LITERALS = [
   '::add-mask::',
   'convertto-securestring',
   'variable',
+  'bearer',
 ] as const;
 /** For each keyword of the automaton, the index in AUTOMATON_LITERALS of the literal it is, or -1. */
 const LITERAL_OF: number[] = [];
@@ -194,6 +195,14 @@ export class LiteralHits {
     if (li === undefined) return text.indexOf(literal, from);
     const f = this.first[li]!;
     return f < 0 ? -1 : text.indexOf(literal, f > from ? f : from);
+  }
+
+  /**
+   * Where the pass first saw a literal of AUTOMATON_LITERALS in any ASCII case (-1: nowhere), for
+   * the case-insensitive searches (a search for it may start there).
+   */
+  firstOf(literal: (typeof AUTOMATON_LITERALS)[number]): number {
+    return this.first[LITERAL_INDEX.get(literal)!]!;
   }
 }
 const ALPHABET = 128;
@@ -482,24 +491,40 @@ function addWindow(rule: Rule, text: string, from: number, to: number, out: Patt
 function operatorAfter(text: string, from: number, codes: Uint8Array | null): boolean {
   let i = from;
   const max = Math.min(text.length, from + 48);
+  const table = OPERATOR_CLASS;
   for (; i < max; i++) {
     const c = codes !== null ? codes[i]! : text.charCodeAt(i);
-    const word =
-      (c >= 48 && c <= 57) ||
-      (c >= 65 && c <= 90) ||
-      (c >= 97 && c <= 122) ||
-      c === 95 ||
-      c === 45 ||
-      c === 46;
-    if (!word && c !== 32 && c !== 9) break;
+    const t = c < 128 ? table[c]! : 0;
+    if (t !== OP_IDENT && t !== OP_BLANK) break;
   }
   for (let k = 0; k < 5 && i < text.length; k++, i++) {
     const c = codes !== null ? codes[i]! : text.charCodeAt(i);
-    if (c === 61 || c === 62 || c === 58 || c === 124 || c === 63 || c === 44) return true;
-    if (!(c === 34 || c === 39 || c === 92 || c === 32 || c === 9 || c === 10 || c === 13)) return false;
+    const t = c < 128 ? table[c]! : 0;
+    if (t === OP_OPERATOR) return true;
+    if (t !== OP_BLANK && t !== OP_BETWEEN) return false;
   }
   return false;
 }
+// operatorAfter's classes of ASCII characters (0: any other): [\w.-]; space and tab; the operators
+// = > : | ? ,; and what else may stand between the identifier and the operator: " ' \ LF CR.
+const OP_IDENT = 1;
+const OP_BLANK = 2;
+const OP_OPERATOR = 3;
+const OP_BETWEEN = 4;
+const OPERATOR_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++)
+  if (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 95 ||
+    c === 45 ||
+    c === 46
+  )
+    OPERATOR_CLASS[c] = OP_IDENT;
+OPERATOR_CLASS[32] = OPERATOR_CLASS[9] = OP_BLANK;
+for (const c of [61, 62, 58, 124, 63, 44]) OPERATOR_CLASS[c] = OP_OPERATOR;
+for (const c of [34, 39, 92, 10, 13]) OPERATOR_CLASS[c] = OP_BETWEEN;
 
 /**
  * Called for each keyword of gitleaks' generic rule (password, secret, token, key ...) that no

@@ -3,7 +3,11 @@
 import { mulberry32, pick } from '../../../bench/secrets/corpus';
 import { scrubResult } from '../../../src/core/secrets';
 import { scrubSerialised } from '../../../src/core/secrets/scrub.util';
-import { scanText, scanTextWithoutWindows } from '../../../src/core/secrets/pattern-scanner.util';
+import {
+  ProseDigits,
+  scanText,
+  scanTextWithoutWindows,
+} from '../../../src/core/secrets/pattern-scanner.util';
 import {
   asciiCodes,
   LiteralHits,
@@ -196,5 +200,52 @@ describe("gitleaks' nested identifier prefix", () => {
       }
     }
     expect(matched).toBeGreaterThan(100);
+  });
+});
+
+describe("the prose check's first test", () => {
+  // ProseDigits answers, for keywords in text order, what a read of up to 260 characters per keyword
+  // answered: a digit on the keyword's line or in its string, before a white space 61 or more on.
+  const reference = (text: string, end: number): boolean => {
+    let digit = false;
+    for (let j = end, max = Math.min(text.length, end + 260); j < max && !digit; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 10 || c === 0 || (c === 34 && text.charCodeAt(j - 1) !== 92)) break;
+      if (j - end > 60 && (c === 32 || c === 9)) break;
+      digit = c >= 48 && c <= 57;
+    }
+    return digit;
+  };
+  it('gives what a read after each keyword gives, on bytes and on characters', () => {
+    const rng = mulberry32(260);
+    const pieces = [' ', ' ', '\t', '\n', '"', '\\"', '\u0000', 'word', 'x'.repeat(70), '7', '42'];
+    let yes = 0;
+    let no = 0;
+    for (let n = 0; n < 40; n++) {
+      let text = '';
+      while (text.length < 4096 + Math.floor(rng() * 2000))
+        text +=
+          rng() < 0.5
+            ? pieces[Math.floor(rng() * pieces.length)]!
+            : pick(rng, ALNUM, 1 + Math.floor(rng() * 20));
+      // the positions a scan asks about, in order, with repeats and a few steps back
+      const ends: number[] = [];
+      for (let e = 1; e < text.length; e += 1 + Math.floor(rng() * 40)) {
+        ends.push(e);
+        if (rng() < 0.05) ends.push(e);
+        if (rng() < 0.02) ends.push(Math.max(1, e - 100));
+      }
+      for (const codes of [asciiCodes(text, false), null]) {
+        const digits = new ProseDigits(text, codes);
+        for (const e of ends) {
+          const want = reference(text, e);
+          expect(digits.after(e)).toBe(want);
+          if (want) yes++;
+          else no++;
+        }
+      }
+    }
+    expect(yes).toBeGreaterThan(1000);
+    expect(no).toBeGreaterThan(1000);
   });
 });
