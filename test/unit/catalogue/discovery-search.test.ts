@@ -39,11 +39,11 @@ describe('CatalogueSearch', () => {
 
   // Written blind from the swagger by a helper who never saw the search (see README.md here).
   // Before this round of changes the search reached top-1 67.8 % and top-3 81.3 % on it.
-  it('blind tuning set (782 tasks): top-1 >= 70 %, top-3 >= 84 %', () => {
+  it('blind tuning set (782 tasks): top-1 >= 72 %, top-3 >= 86 %', () => {
     const set = blind as DiscoveryTask[];
     expect(set.length).toBe(782);
-    expect(measureSearchAccuracy(search, set, 1).accuracy).toBeGreaterThanOrEqual(0.7);
-    expect(measureSearchAccuracy(search, set, 3).accuracy).toBeGreaterThanOrEqual(0.84);
+    expect(measureSearchAccuracy(search, set, 1).accuracy).toBeGreaterThanOrEqual(0.72);
+    expect(measureSearchAccuracy(search, set, 3).accuracy).toBeGreaterThanOrEqual(0.86);
   });
 
   it.each([
@@ -128,6 +128,15 @@ describe('CatalogueSearch', () => {
     ['unstar octo/cli', ['userCurrentDeleteStar'], ['userCurrentPutStar']],
     ['unfollow bob', ['userCurrentDeleteFollow'], ['userCurrentPutFollow']],
     ['get rid of the stale feature branch', ['repoDeleteBranch'], ['repoCreateBranch', 'repoGetBranch']],
+    // "stop <doing something>" undoes it (ADR 0020, revision 4); before, the GET came first
+    [
+      'stop mirroring acme/web to the GitHub remote',
+      ['repoDeletePushMirror'],
+      ['repoGetPushMirrorByRemoteName', 'repoAddPushMirror'],
+    ],
+    ['stop notifying me about issue 9', ['issueDeleteSubscription'], ['issueAddSubscription', 'issueDelete']],
+    ['quit emailing me about PR 12', ['issueDeleteSubscription'], ['userListEmails']],
+    ['stop issue 3 from blocking issue 8', ['issueRemoveIssueBlocking'], ['issueCreateIssueBlocking']],
   ])('"%s" ranks %j first, never %j', (query, expected, wrong) => {
     const names = search.search(query, 3).map((h) => h.name);
     expect(expected).toContain(names[0]);
