@@ -42,7 +42,10 @@ export const PHRASES: Array<[RegExp, string]> = [
   [/\b(stop|quit|cease) starring\b/g, ' unstar '],
   [/\bno longer (watch|follow|star)\w*\b/g, ' un$1 '],
   // Notifications about one thing are its subscription: "stop notifying me about issue 7" unsubscribes.
-  [/\b(stop|quit|cease) (notifying|emailing|pinging|alerting) (me|us)( about| on| for| of)?\b/g, ' unsubscribe '],
+  [
+    /\b(stop|quit|cease) (notifying|emailing|pinging|alerting) (me|us)( about| on| for| of)?\b/g,
+    ' unsubscribe ',
+  ],
   // "stop mirroring", "stop issue 18 from blocking 25": the undo of the thing the verb names (not
   // "stop tracking time" or "stop the timer", the stopwatch's own stop, nor "stop running", a run's).
   [/\b(stop|quit|cease) (\S+ (?:\S+ )?)from (\w{3,}?)ing\b/g, ' remove $2 $3 '],
