@@ -110,9 +110,13 @@ const JARGON: Array<[RegExp, string]> = [
   [/\btarball\b/gi, 'archive'],
 ];
 
+/** "show me X" asks to see X; it is not about the current user. */
+const SHOW_ME = /\b(show|give|tell|get|find|send|fetch|list|let|pull up|bring up) me\b/gi;
+
 /**
  * The task as the encoder reads it: `owner/repo` is "the repository", quoted names and messages go,
- * jargon (PR, MR, ticket, repo, org, PAT, CI secret, pipeline, tarball) is spelt out.
+ * jargon (PR, MR, ticket, repo, org, PAT, CI secret, pipeline, tarball) is spelt out, and "my", "I"
+ * and "me" are "the authenticated user", as the summaries of the current user's operations say it.
  */
 export function queryText(query: string): string {
   let text = query
@@ -121,6 +125,12 @@ export function queryText(query: string): string {
     .replace(/(^|[\s(=])(['"`“‘])[^'"`”’]*['"`”’](?=[\s.,;:!?)]|$)/g, '$1')
     .replace(/#(\d+)/g, 'number $1');
   for (const [re, to] of JARGON) text = text.replace(re, to);
+  text = text
+    .replace(SHOW_ME, '$1')
+    .replace(/\bmy\b/gi, "the authenticated user's")
+    .replace(/\b(am I|I am|I'm)\b/g, 'the authenticated user is')
+    .replace(/\bI\b/g, 'the authenticated user')
+    .replace(/\bme\b/gi, 'the authenticated user');
   return text.trim();
 }
 
