@@ -1,7 +1,8 @@
 // `npm run bench` orchestrator (compiled to dist/bench/run-bench.js; scripts/bench.mjs runs it).
 // Every figure is measured against a reference taken in the same run, in interleaved rounds, so
 // that the ratios hold on a noisy shared machine. All traffic stays on 127.0.0.1.
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkServer } from './lib/fork-server';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -51,21 +52,6 @@ function log(msg: string): void {
 
 function errText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0]?.slice(0, 160) ?? 'error';
-}
-
-async function forkServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(path.join(__dirname, 'servers.process.js'), args, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`helper server ${args[0]} did not start`)), 10_000);
-    child.once('message', (m: unknown) => {
-      clearTimeout(timer);
-      resolve((m as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`helper server ${args[0]} exited with ${code}`)));
-  });
-  return { url, child };
 }
 
 type Workload = { name: string; tool: string; args: Record<string, unknown>; httpPath: string };

@@ -5,7 +5,7 @@
 // (wall time minus CPU is what the call waited for). With --main, a second sidecar of another build
 // runs beside this one and the rounds interleave both, so a before/after shares the minutes
 // (`--this <main.js>` replaces this build, `--tool <name>` keeps one tool).
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkUpstream } from '../lib/fork-server';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -45,20 +45,6 @@ const TOOLS = [
 function arg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
-}
-
-async function forkUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(path.join(__dirname, '..', 'servers.process.js'), ['upstream'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('upstream did not start')), 10_000);
-    child.once('message', (m: unknown) => {
-      clearTimeout(timer);
-      resolve((m as { url: string }).url);
-    });
-  });
-  return { url, child };
 }
 
 function direct(base: string, pathAndQuery: string): Call {

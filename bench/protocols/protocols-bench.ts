@@ -8,7 +8,7 @@
 // the sidecar's start to ready, resident memory when ready and its peak (VmHWM) after the load.
 // With --profile the sidecar runs under --cpu-prof and the self time by area and the hottest
 // functions are printed (use --only to profile one revision).
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkUpstream } from '../lib/fork-server';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -50,20 +50,6 @@ function cpuMs(pid: number): number {
 function statusMb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
   const m = new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-
-async function forkUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(path.join(__dirname, '..', 'servers.process.js'), ['upstream'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('upstream did not start')), 10_000);
-    child.once('message', (m: unknown) => {
-      clearTimeout(timer);
-      resolve((m as { url: string }).url);
-    });
-  });
-  return { url, child };
 }
 
 export type ProtocolRow = {

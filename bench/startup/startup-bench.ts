@@ -8,7 +8,7 @@
 // only after the last start: on an ext4 without a journal (this machine) each new inode skips the
 // inodes freed in the last half minute, so deleting a data directory just before the next start
 // made that start's template extraction several times dearer than on a machine at rest.
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkUpstream } from '../lib/fork-server';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -46,20 +46,6 @@ export type StartupReport = {
   rows: StartRow[];
   areas?: Array<{ area: string; share: number }>;
 };
-
-async function forkUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(path.join(__dirname, '..', 'servers.process.js'), ['upstream'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('upstream did not start')), 10_000);
-    child.once('message', (m: unknown) => {
-      clearTimeout(timer);
-      resolve((m as { url: string }).url);
-    });
-  });
-  return { url, child };
-}
 
 export async function runStartupBench(argv: string[]): Promise<StartupReport> {
   const production = argv.includes('--production');
