@@ -27,9 +27,10 @@ import {
 import { addedLatency, summarize } from './lib/stats.util';
 import { startHealthProber, type HealthProber } from './lib/health-prober';
 import { openRawSession, rawToolCall, type RawSession } from './load/jsonrpc-client';
+import { httpCall } from './load/http-call';
 import { mergeResults, runLoad, type Call, type LoadResult } from './load/load-runner';
 import { PEER_PACKAGE, startPeer, type Peer } from './peer/openapi-peer';
-import { BENCH_GITEA_TOKEN, BENCH_MCP_TOKEN, startSidecar, type Sidecar } from './sidecar/sidecar-process';
+import { BENCH_MCP_TOKEN, startSidecar, type Sidecar } from './sidecar/sidecar-process';
 import { BENCH_OWNER, BENCH_REPO } from './upstream/fake-gitea';
 
 type Options = { quick: boolean; profile: boolean; skipSidecar: boolean; writeMd: boolean };
@@ -70,16 +71,6 @@ const WORKLOADS: Workload[] = [
     httpPath: `/api/v1/repos/${BENCH_OWNER}/${BENCH_REPO}/issues?page=2&limit=10`,
   },
 ];
-
-function httpCall(base: string, pathAndQuery: string): Call {
-  const url = base + pathAndQuery;
-  const init = { headers: { Authorization: `token ${BENCH_GITEA_TOKEN}`, Accept: 'application/json' } };
-  return async () => {
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-  };
-}
 
 function mcpCall(clients: Client[], w: Workload): Call {
   let next = 0;

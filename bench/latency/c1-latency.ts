@@ -9,7 +9,7 @@ import { forkUpstream } from '../lib/fork-server';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { resolveProduction } from '../lib/production-services';
+import { requireProduction } from '../lib/production-services';
 import { addedLatency, percentile, summarize } from '../lib/stats.util';
 import {
   BENCH_PROTOCOL_VERSIONS,
@@ -17,14 +17,9 @@ import {
   rawToolCall,
   type RawSession,
 } from '../load/jsonrpc-client';
+import { httpCall } from '../load/http-call';
 import { runLoad, type Call } from '../load/load-runner';
-import {
-  BENCH_GITEA_TOKEN,
-  BENCH_MCP_TOKEN,
-  readCpuMs,
-  startSidecar,
-  type Sidecar,
-} from '../sidecar/sidecar-process';
+import { BENCH_MCP_TOKEN, readCpuMs, startSidecar, type Sidecar } from '../sidecar/sidecar-process';
 import { BENCH_OWNER, BENCH_REPO } from '../upstream/fake-gitea';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -45,16 +40,6 @@ const TOOLS = [
 function arg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
-}
-
-function direct(base: string, pathAndQuery: string): Call {
-  const url = base + pathAndQuery;
-  const init = { headers: { Authorization: `token ${BENCH_GITEA_TOKEN}`, Accept: 'application/json' } };
-  return async () => {
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-  };
 }
 
 type Target = {
@@ -81,12 +66,7 @@ async function main(): Promise<void> {
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'aegis-c1-prof-'))
     : undefined;
   const versions = BENCH_PROTOCOL_VERSIONS.filter((v) => !only || v === only);
-  let services: Awaited<ReturnType<typeof resolveProduction>>['services'] = null;
-  if (production) {
-    const resolved = await resolveProduction();
-    if (!resolved.services) throw new Error(`--production: ${resolved.reason}`);
-    services = resolved.services;
-  }
+  const services = production ? await requireProduction() : null;
   const upstream = await forkUpstream();
   const builds = [
     { label: 'this', mainJs: arg(argv, '--this') ?? path.join(ROOT, 'dist', 'src', 'main.js') },
@@ -111,7 +91,7 @@ async function main(): Promise<void> {
       const targets: Target[] = [
         {
           name: 'direct',
-          call: direct(upstream.url, t.http),
+          call: httpCall(upstream.url, t.http),
           lat: [],
           cpuMs: 0,
           calls: 0,

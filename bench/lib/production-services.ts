@@ -203,3 +203,10 @@ export async function describeServers(services: ProductionServices): Promise<str
   }
   return `PostgreSQL ${pgVersion} + Redis ${redisVersion}`;
 }
+
+/** The production services, or an error naming why they are not there (a bench's `--production`). */
+export async function requireProduction(env: Env = process.env): Promise<ProductionServices> {
+  const resolved = await resolveProduction(env);
+  if (!resolved.services) throw new Error(`--production: ${resolved.reason}`);
+  return resolved.services;
+}

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hotAreas, hotFunctions, type CpuProfile } from '../lib/cpu-profile.util';
-import { resolveProduction } from '../lib/production-services';
+import { requireProduction } from '../lib/production-services';
 import { summarize } from '../lib/stats.util';
 import {
   BENCH_PROTOCOL_VERSIONS,
@@ -89,12 +89,7 @@ export async function runProtocolsBench(argv: string[]): Promise<ProtocolsReport
   const versions = BENCH_PROTOCOL_VERSIONS.filter((v) => !only || v === only);
   const concurrencies = (arg(argv, '--concurrency') ?? '8,32').split(',').map(Number);
   const withPeer = !argv.includes('--no-peer') && !profile;
-  let services: Awaited<ReturnType<typeof resolveProduction>>['services'] = null;
-  if (production) {
-    const resolved = await resolveProduction();
-    if (!resolved.services) throw new Error(`--production: ${resolved.reason}`);
-    services = resolved.services;
-  }
+  const services = production ? await requireProduction() : null;
   const upstream = await forkUpstream();
   const profDir = profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'aegis-bench-prof-')) : undefined;
   const sc = await startSidecar({
