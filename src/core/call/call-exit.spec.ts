@@ -1,4 +1,4 @@
-import { tokenCaller } from '../testing/tool-service-fixture';
+import { testOutcome, tokenCaller } from '../testing/tool-service-fixture';
 import type { AuditEntry } from '../ports';
 import { CallExit } from './call-exit';
 import { auditEntryOf, NO_COUNTS, toolLabel, type ToolCallOutcome } from './tool-call-outcome';
@@ -9,26 +9,20 @@ const identity = tokenCaller({
   client: { name: 'c', version: '1' },
 });
 
-const outcome = (over: Partial<ToolCallOutcome> = {}): ToolCallOutcome => ({
-  identity,
-  tool: 'repoGet',
-  knownTool: 'repoGet',
-  operationId: 'repoGet',
-  org: 'acme',
-  repo: 'w',
-  method: 'GET',
-  path: '/repos/acme/w',
-  status: 200,
-  kind: 'ok',
-  text: '{}',
-  isError: false,
-  reply: { as: 'result' },
-  startedAt: 1_000,
-  durationMs: 5,
-  counts: { ...NO_COUNTS, resultBytes: 2 },
-  arguments: { owner: 'acme' },
-  ...over,
-});
+const outcome = (over: Partial<ToolCallOutcome> = {}): ToolCallOutcome =>
+  testOutcome(identity, 'repoGet', {
+    operationId: 'repoGet',
+    org: 'acme',
+    repo: 'w',
+    method: 'GET',
+    path: '/repos/acme/w',
+    status: 200,
+    startedAt: 1_000,
+    durationMs: 5,
+    counts: { ...NO_COUNTS, resultBytes: 2 },
+    arguments: { owner: 'acme' },
+    ...over,
+  });
 
 describe('auditEntryOf', () => {
   it("redacts the caller's token from the columns taken from what the caller sent (found by the fuzz run)", () => {

@@ -12,6 +12,8 @@ import { createToolService } from '../executor/tool-executor';
 import type { ResultScrubber, ToolServiceDeps, ToolServiceOptions } from '../executor/tool-service';
 import type { ToolSettings } from '../executor/tool-settings';
 import { GlobalPolicyProvider } from '../policy/global-policy';
+import { NO_COUNTS, type ToolCallOutcome } from '../call/tool-call-outcome';
+import { UnknownToolError } from '../executor/tool-service';
 import type { AuditEntry, CallIdentity, GiteaRequest, GiteaResponse, GiteaTransport } from '../ports';
 import * as secrets from '../secrets';
 
@@ -48,6 +50,38 @@ export function tokenCaller(overrides: Partial<CallIdentity> = {}): CallIdentity
     isSiteAdmin: false,
     subject: 'token:svc',
     ...overrides,
+  };
+}
+
+/**
+ * A finished call as the executor hands it to the exit, for the specs of what comes after it (the
+ * exit, the endpoint, the protocol): `known: false` makes it an unknown-tool refusal; any field
+ * can be changed.
+ */
+export function testOutcome(
+  identity: CallIdentity,
+  tool: string,
+  { known = true, ...over }: Partial<ToolCallOutcome> & { known?: boolean } = {},
+): ToolCallOutcome {
+  return {
+    identity,
+    tool,
+    knownTool: known ? tool : null,
+    operationId: null,
+    org: null,
+    repo: null,
+    method: null,
+    path: null,
+    status: null,
+    kind: known ? 'ok' : 'unknown_tool',
+    text: '{}',
+    isError: false,
+    reply: known ? { as: 'result' } : { as: 'unknown_tool', message: new UnknownToolError(tool).message },
+    startedAt: 0,
+    durationMs: 0,
+    counts: NO_COUNTS,
+    arguments: {},
+    ...over,
   };
 }
 

@@ -1,4 +1,4 @@
-import { tokenCaller } from '../../core/testing/tool-service-fixture';
+import { testOutcome, tokenCaller } from '../../core/testing/tool-service-fixture';
 // The endpoint over a real HTTP server: every tools/call leaves exactly one audit record, and on
 // the fast paths of all three revisions that record (with the metrics and the log line) is made
 // once the answer has been handed to the socket, not before: the caller does not wait for it.
@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { CallExit } from '../../core/call/call-exit';
-import { NO_COUNTS, resultOf, type ToolCallOutcome } from '../../core/call/tool-call-outcome';
-import { UnknownToolError, type ToolService } from '../../core/executor/tool-service';
+import { resultOf } from '../../core/call/tool-call-outcome';
+import type { ToolService } from '../../core/executor/tool-service';
 import type { AuditEntry } from '../../core/ports';
 import { MemorySessionRevocations } from '../../infra/mcp/session-revocations';
 import { HttpAdmission } from '../admission/http-admission';
@@ -21,28 +21,8 @@ const BEARER = 'endpoint-spec-bearer';
 const MODERN = '2026-07-28';
 const identity = tokenCaller({ login: 'svc', token: 'gitea-token-never-shown' });
 
-const outcome = (name: string, args: unknown): ToolCallOutcome => ({
-  identity,
-  tool: name,
-  knownTool: name === 'repoGet' ? name : null,
-  operationId: null,
-  org: null,
-  repo: null,
-  method: null,
-  path: null,
-  status: null,
-  kind: name === 'repoGet' ? 'ok' : 'unknown_tool',
-  text: JSON.stringify({ args }),
-  isError: false,
-  reply:
-    name === 'repoGet'
-      ? { as: 'result' }
-      : { as: 'unknown_tool', message: new UnknownToolError(name).message },
-  startedAt: 0,
-  durationMs: 0,
-  counts: NO_COUNTS,
-  arguments: args,
-});
+const outcome = (name: string, args: unknown) =>
+  testOutcome(identity, name, { known: name === 'repoGet', text: JSON.stringify({ args }), arguments: args });
 const toolService: ToolService = {
   listTools: () => [{ name: 'repoGet', description: 'Get a repository', inputSchema: { type: 'object' } }],
   execute: async (name, args) => outcome(name, args),

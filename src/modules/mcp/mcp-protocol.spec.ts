@@ -1,9 +1,9 @@
-import { tokenCaller } from '../../core/testing/tool-service-fixture';
+import { testOutcome, tokenCaller } from '../../core/testing/tool-service-fixture';
 // The legacy fast path must answer exactly like the SDK server it bypasses.
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { CallExit } from '../../core/call/call-exit';
-import { NO_COUNTS, resultOf, type ToolCallOutcome } from '../../core/call/tool-call-outcome';
+import { resultOf } from '../../core/call/tool-call-outcome';
 import { UnknownToolError, type ToolService } from '../../core/executor/tool-service';
 import type { IdentityResolver } from '../auth/identity-resolver';
 import { McpMetrics } from './mcp-metrics';
@@ -11,25 +11,7 @@ import { McpProtocol, resultResponseJson, toAuthInfo, type ExchangeContext } fro
 
 const identity = tokenCaller({ login: 'svc', token: 'gitea-token-never-shown' });
 
-const outcome = (name: string, text: string, known: boolean): ToolCallOutcome => ({
-  identity,
-  tool: name,
-  knownTool: known ? name : null,
-  operationId: null,
-  org: null,
-  repo: null,
-  method: null,
-  path: null,
-  status: null,
-  kind: known ? 'ok' : 'unknown_tool',
-  text,
-  isError: false,
-  reply: known ? { as: 'result' } : { as: 'unknown_tool', message: new UnknownToolError(name).message },
-  startedAt: 0,
-  durationMs: 0,
-  counts: NO_COUNTS,
-  arguments: {},
-});
+const outcome = (name: string, text: string, known: boolean) => testOutcome(identity, name, { known, text });
 const toolService: ToolService = {
   listTools: () => [{ name: 'repoGet', description: 'Get a repository', inputSchema: { type: 'object' } }],
   execute: async (name, args) => outcome(name, JSON.stringify({ args }), name === 'repoGet'),
