@@ -72,6 +72,7 @@ import { GENERALISE_NEGATIVE_FORMATS, GENERALISE_SECRET_FORMATS } from './corpus
 import { RECALL_NEGATIVE_FORMATS, RECALL_SECRET_FORMATS } from './corpus-recall';
 import { BODY_NEGATIVE_FORMATS, BODY_SECRET_FORMATS } from './corpus-bodies';
 import { SHAPE_NEGATIVE_FORMATS, SHAPE_SECRET_FORMATS } from './corpus-shapes';
+import { GENERIC_NEGATIVE_FORMATS, GENERIC_SECRET_FORMATS } from './corpus-generic';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -405,6 +406,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...RECALL_SECRET_FORMATS,
   ...BODY_SECRET_FORMATS,
   ...SHAPE_SECRET_FORMATS,
+  ...GENERIC_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -546,6 +548,7 @@ export const NEGATIVE_FORMATS: NegativeFormat[] = [
   ...RECALL_NEGATIVE_FORMATS,
   ...BODY_NEGATIVE_FORMATS,
   ...SHAPE_NEGATIVE_FORMATS,
+  ...GENERIC_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

@@ -208,6 +208,180 @@ const LOOKUP_PART = `(?:${[
   .map(ci)
   .join('|')})[0-9]{0,3}`;
 
+// ---- Eighth pass: context that generalises (shared pieces) ------------------------------------
+// Key material without a provider shape: upper- and lower-case letters and a digit, 16+ characters
+// of a token alphabet, not ending in a sentence's full stop, not CamelCase words with a number.
+// Object ids of payment, chat and identity APIs (Stripe's tok_, pm_, cus_ ..., Clerk's user_): ids.
+const OBJECT_ID = `(?!(?:tok|pm|pi|cus|ch|src|seti|card|ba|acct|sub|in|ii|price|prod|evt|txn|re|po|py|si|cs|btok|req|sess|user|usr|org|team|proj|inv|ord|order)_[A-Za-z0-9]{8,}(?![A-Za-z0-9_]))`;
+// Upper- and lower-case letters and a digit within the next token.
+const MIXED_CASE = '(?=[^\\s"\'`]{0,199}[0-9])(?=[^\\s"\'`]{0,199}[A-Z])(?=[^\\s"\'`]{0,199}[a-z])';
+// Key material without a provider shape: upper- and lower-case letters and a digit, 16+ characters
+// of a token alphabet, not ending in a sentence's full stop, not CamelCase words with a number.
+const STRONG = `${MIXED_CASE}${OBJECT_ID}(?![A-Z][a-z]{2,}(?:[A-Z][a-z]{2,})+[0-9]{0,4}(?![A-Za-z0-9]))[A-Za-z0-9+/=_~-][A-Za-z0-9+/=_.~-]{14,198}[A-Za-z0-9+/=_~-]`;
+// A quoted value: upper- and lower-case letters and a digit, no white space, not an id or a
+// reference ($X, %X%, {{ }}, <x>).
+const QUOTED_VALUE = `${MIXED_CASE}${OBJECT_ID}(?![$%{<])([^\\s"'\`\\\\<>\\u0000]{8,200})`;
+// Secret words of the eighth pass's context rules, with the name tails that keep them secret.
+const CONTEXT_WORD = `(?:${ci('pass')}(?:${ci('word')}|${ci('wd')}|${ci('phrase')}|${ci('code')})|${ci('secret')}|${ci('token')}|${ci('api')}[ _-]?${ci('key')}|${ci('access')}[ _-]${ci('key')}|${ci('private')}[ _-]${ci('key')}|${ci('credential')})[sS]?(?:[_.-]?(?:${ci('access')}[_.-]?)?${ci('key')}|[_.-]?${ci('value')}|[_.-]?${ci('string')})?`;
+const CONTEXT_KEYWORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'passcode',
+  'secret',
+  'token',
+  'api key',
+  'api_key',
+  'api-key',
+  'apikey',
+  'access key',
+  'access_key',
+  'private key',
+  'private_key',
+  'credential',
+];
+// Name segments after a secret word that say the name holds something else: an id, a URL, a
+// length, a lifetime, a hash, a header name, a policy ... (PASSWORD_MIN_LENGTH, TOKEN_TTL, SECRET_ARN).
+const META_PART = `(?:${[
+  'id',
+  'ids',
+  'url',
+  'uri',
+  'urls',
+  'endpoint',
+  'host',
+  'type',
+  'types',
+  'kind',
+  'name',
+  'names',
+  'file',
+  'files',
+  'path',
+  'dir',
+  'length',
+  'len',
+  'min',
+  'max',
+  'count',
+  'limit',
+  'size',
+  'ttl',
+  'expiry',
+  'expires',
+  'expiration',
+  'expire',
+  'lifetime',
+  'timeout',
+  'seconds',
+  'interval',
+  'hash',
+  'hashed',
+  'digest',
+  'sha',
+  'header',
+  'headers',
+  'enabled',
+  'enable',
+  'disabled',
+  'policy',
+  'rules',
+  'regex',
+  'pattern',
+  'required',
+  'hint',
+  'prompt',
+  'label',
+  'field',
+  'reset',
+  'ref',
+  'arn',
+  'version',
+  'region',
+  'project',
+  'manager',
+  'store',
+  'scope',
+  'scopes',
+  'issuer',
+  'audience',
+  'algorithm',
+  'algo',
+  'rounds',
+  'cost',
+  'format',
+  'encoding',
+  'prefix',
+  'suffix',
+  'threshold',
+  'rate',
+  'budget',
+  'location',
+  'provider',
+  'source',
+  'mode',
+  'level',
+  'cache',
+  'last',
+  'eight',
+  'public',
+  'fingerprint',
+  'usage',
+  'refresh',
+  'rotation',
+  'strength',
+  'complexity',
+  'validation',
+  'validator',
+  'generator',
+  'style',
+  'index',
+  'table',
+  'column',
+  'schema',
+  'class',
+  'env',
+  'var',
+  'template',
+  'placeholder',
+  'example',
+  'sample',
+  'description',
+  'help',
+  'text',
+  'error',
+  'message',
+  'retries',
+  'attempts',
+  'lockout',
+  'history',
+  'age',
+  'changed',
+  'updated',
+  'created',
+  'at',
+  'mount',
+  'volume',
+  'backend',
+  'engine',
+  'namespace',
+  'key_id',
+  'keyid',
+  'ok',
+  'test',
+]
+  .map(ci)
+  .join('|')})`;
+
+// A password in prose or a label: upper- and lower-case letters and a digit, 8 to 64 characters.
+const PASS_STRONG = `${MIXED_CASE}${OBJECT_ID}[A-Za-z0-9+/=_~!@#%^&*-][A-Za-z0-9+/=_.~!@#%^&*-]{6,62}[A-Za-z0-9+/=_~!@#%^&*-]`;
+// A name in an XML attribute or element that says secret (not `auth`, which names authors too).
+const XML_SECRET_NAME = `[A-Za-z0-9_.:-]{0,40}(?:${ci('pass')}(?:${ci('word')}|${ci('wd')}|${ci('phrase')})?|${ci('pwd')}|${ci('secret')}|${ci('token')}|${ci('api')}[_.-]?${ci('key')}|${ci('access')}[_.-]?${ci('key')}|${ci('private')}[_.-]?${ci('key')}|${ci('credential')})[sS]?[A-Za-z0-9_.:-]{0,20}`;
+// An Ethereum private key: 64 hex digits, with or without 0x.
+const ETH_KEY = '(?:0x)?[0-9a-fA-F]{64}';
+// An item of a list of keys: a letter and a digit, key material.
+const LIST_ITEM = '(?=[A-Za-z+/=_.~-]{0,199}[0-9])(?=[0-9+/=_.~-]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{12,200}';
+
 export const KEYWORD_RULES: KeywordRuleSource[] = [
   // ---- Provider tokens with a documented prefix ----------------------------------------------
   rule('matrix-access-token', ['syt_'], '\\bsyt_[A-Za-z0-9]{2,64}_[A-Za-z0-9]{20}_[A-Za-z0-9]{6}\\b'),
@@ -517,14 +691,14 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['":[', '": [', "':[", "': [", '= [', '=['],
-    `(?<=(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}${SECRET_WORD}(?:e?s)?\\\\?)(?:["'])?[ \\t]{0,3}(?::|=)[ \\t]{0,3}\\[((?:\\s{0,8}${Q}${MIXED}[A-Za-z0-9+/=_.~-]{12,200}${Q}\\s{0,8},?){1,20})\\]`,
+    `(?<=(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}${SECRET_WORD}(?:[eE]?[sS])?\\\\?["']?[ \\t]{0,3})(?:["'])?[ \\t]{0,3}(?::|=)[ \\t]{0,3}\\[((?:\\s{0,8}${Q}${MIXED}[A-Za-z0-9+/=_.~-]{12,200}${Q}\\s{0,8},?){1,20})\\]`,
     { entropy: 3 },
   ),
   // YAML: tokens:\n  - value\n  - value
   rule(
     'secret-assignment',
     ['tokens:', 'passwords:', 'secrets:', 'keys:', 'credentials:', 'passwds:'],
-    `(?<=(?:^|[^A-Za-z0-9_])(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy)[_-]?)[A-Za-z0-9_.-]{0,40})(?:${ci('token')}|${ci('password')}|${ci('passwd')}|${ci('secret')}|${ci('key')}|${ci('credential')})s:[ \\t]*((?:${NL}[ \\t>+]*(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4})?[ \\t]*-[ \\t]+${MIXED}[A-Za-z0-9+/=_.~-]{12,200}(?=[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))){1,20})`,
+    `(?<=(?:^|[^A-Za-z0-9_])(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy)[_-]?)[A-Za-z0-9_.-]{0,40})(?:${ci('token')}|${ci('password')}|${ci('passwd')}|${ci('secret')}|${ci('key')}|${ci('credential')})[sS]:[ \\t]*((?:${NL}[ \\t>+]*(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4})?[ \\t]*-[ \\t]+${MIXED}[A-Za-z0-9+/=_.~-]{12,200}(?=[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))){1,20})`,
     { entropy: 3 },
   ),
   // ---- Prose ---------------------------------------------------------------------------------------
@@ -604,7 +778,9 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     { find: 'window' },
   ),
   // Firebase Cloud Messaging legacy server keys: AAAA + 7, a colon, APA91b + 134.
-  rule('fcm-server-key', [':apa91b'], '\\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134}', { find: 'window' }),
+  rule('fcm-server-key', [':apa91b'], '\\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134}', {
+    find: 'window',
+  }),
   // Prose: "the admin password is now X", "the token is still X".
   rule(
     'secret-assignment',
@@ -665,7 +841,10 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     { group: 1, entropy: 3.5 },
   ),
   // Teams' (Office 365 connector) incoming webhooks: .../IncomingWebhook/<32 hex>/<uuid>.
-  rule('webhook-url', ['/incomingwebhook/'], '/IncomingWebhook/([0-9a-f]{32})/', { group: 1, entropy: 2.5 }),
+  rule('webhook-url', ['/incomingwebhook/'], '/IncomingWebhook/([0-9a-f]{32})/', {
+    group: 1,
+    entropy: 2.5,
+  }),
   // Bot webhooks keyed by a UUID: Feishu/Lark /bot/v2/hook/<uuid>, WeCom webhook/send?key=<uuid>.
   rule('webhook-url', ['/bot/v2/hook/'], `/bot/v2/hook/(${UUID})`, { group: 1, entropy: 0 }),
   rule('webhook-url', ['webhook/send?key='], `webhook/send\\?key=(${UUID})`, { group: 1, entropy: 0 }),
@@ -681,13 +860,13 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['secrets]', 'tokens]', 'keys]', 'credentials]', 'passwords]'],
-    `(?<=\\[(?:(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy|signing)[_.-])[A-Za-z0-9_.-]{0,30}[_.-])?)(?:${ci('api')}[_-]?)?(?:${ci('secret')}|${ci('token')}|${ci('key')}|${ci('credential')}|${ci('password')})s\\][ \\t]*${NL}${LINE_PREFIX}[A-Za-z0-9_.-]{1,40}[ \\t]{0,3}=[ \\t]{0,3}(?:${Q})?(${SECTION_VALUE}(?:${SECTION_END}[ \\t]*${NL}${LINE_PREFIX}[A-Za-z0-9_.-]{1,40}[ \\t]{0,3}=[ \\t]{0,3}(?:${Q})?${SECTION_VALUE}){0,19})${SECTION_END}`,
+    `(?<=\\[(?:(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy|signing)[_.-])[A-Za-z0-9_.-]{0,30}[_.-])?)(?:${ci('api')}[_-]?)?(?:${ci('secret')}|${ci('token')}|${ci('key')}|${ci('credential')}|${ci('password')})[sS]\\][ \\t]*${NL}${LINE_PREFIX}[A-Za-z0-9_.-]{1,40}[ \\t]{0,3}=[ \\t]{0,3}(?:${Q})?(${SECTION_VALUE}(?:${SECTION_END}[ \\t]*${NL}${LINE_PREFIX}[A-Za-z0-9_.-]{1,40}[ \\t]{0,3}=[ \\t]{0,3}(?:${Q})?${SECTION_VALUE}){0,19})${SECTION_END}`,
     { group: 1, entropy: 3 },
   ),
   rule(
     'secret-assignment',
     ['secrets:', 'tokens:', 'credentials:', 'passwords:', 'api_keys:', 'apikeys:', 'api-keys:'],
-    `(?<=(?:^|[^A-Za-z0-9_])(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy|signing|image[_-]?pull)[_-]?)[A-Za-z0-9_.-]{0,40})(?:${ci('api')}[_-]?)?(?:${ci('secret')}|${ci('token')}|${ci('key')}|${ci('credential')}|${ci('password')})s:[ \\t]*${NL}${LINE_PREFIX}[ \\t]{1,12}[A-Za-z0-9_.-]{1,40}:[ \\t]{1,3}(?:${Q})?(${SECTION_VALUE}(?:${SECTION_END}[ \\t]*${NL}${LINE_PREFIX}[ \\t]{1,12}[A-Za-z0-9_.-]{1,40}:[ \\t]{1,3}(?:${Q})?${SECTION_VALUE}){0,19})${SECTION_END}`,
+    `(?<=(?:^|[^A-Za-z0-9_])(?!(?:public|ssh|gpg|pgp|known|authorized|host|deploy|signing|image[_-]?pull)[_-]?)[A-Za-z0-9_.-]{0,40})(?:${ci('api')}[_-]?)?(?:${ci('secret')}|${ci('token')}|${ci('key')}|${ci('credential')}|${ci('password')})[sS]:[ \\t]*${NL}${LINE_PREFIX}[ \\t]{1,12}[A-Za-z0-9_.-]{1,40}:[ \\t]{1,3}(?:${Q})?(${SECTION_VALUE}(?:${SECTION_END}[ \\t]*${NL}${LINE_PREFIX}[ \\t]{1,12}[A-Za-z0-9_.-]{1,40}:[ \\t]{1,3}(?:${Q})?${SECTION_VALUE}){0,19})${SECTION_END}`,
     { group: 1, entropy: 3 },
   ),
   // Oracle's thin JDBC URL: jdbc:oracle:thin:user/password@host.
@@ -696,4 +875,250 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     entropy: 1.5,
     values: true,
   }),
+
+  // ---- Eighth pass: context that generalises ----------------------------------------------------
+  // A name whose secret word is followed by more segments (DB_PASSWORD_PROD, TOKEN_GITHUB,
+  // SECRET_KEY_DJANGO, PASS_DB, TF_TOKEN_app_terraform_io, secret.key.prod), none of which says the
+  // name holds something else (META_PART), assigned a value with a letter and a digit.
+  rule(
+    'secret-assignment',
+    [
+      'password_',
+      'password-',
+      'password.',
+      'passwd_',
+      'passwd-',
+      'pwd_',
+      'pass_',
+      'secret_',
+      'secret.',
+      'secret-',
+      'token_',
+      'token.',
+      'token-',
+      'passphrase_',
+      'apikey_',
+      'api_key_',
+      'api-key-',
+    ],
+    `(?<!/[A-Za-z0-9_.-]{0,40})(?:${ci('pass')}(?:${ci('word')}|${ci('wd')}|${ci('phrase')})?|${ci('pwd')}|${ci('secret')}|${ci('token')}|${ci('api')}[_-]?${ci('key')})(?:[_.-](?!${META_PART}(?![A-Za-z0-9]))[A-Za-z0-9]{1,24}){1,3}(?:\\\\?["'][ \\t]{0,3}:|[ \\t]{0,3}(?:=>|:=|=|:(?=[ \\t])))[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\<>,;(){}[\\]\\u0000]{8,200})\\1`,
+    { group: 2, entropy: 3, values: true },
+  ),
+  // A secret word followed by its value with no verb, in one pattern (one regex run per keyword hit):
+  // - a password word, a label or nothing, then a password (8+ characters, both cases and a digit):
+  //   `**password**: X`, `root pass - X`;
+  // - any secret word, then a quoted value or unquoted key material (16+): `token 'X'`, `new token
+  //   "X" works`, `**API key**: X`, `client secret - X`, `(token X)`, `TOKEN -> X`, `secret_access_key
+  //   X` (rclone, CLI positionals), `"Smtp:Password" "X"` (dotnet user-secrets);
+  // - a label ending its line, the value alone on a later line (indented, backticked or fenced):
+  //   "New token:\n\n    X", "**API key:**\n```\nX\n```".
+  rule(
+    'secret-assignment',
+    CONTEXT_KEYWORDS,
+    `(?:${ci('pass')}(?:${ci('word')}|${ci('wd')}|${ci('phrase')}|${ci('code')})[sS]?(?=[\\s:"'\`*|])(?:\\\\?["'])?(?:\\*\\*|__)?(?::(?:\\*\\*|__)?[ \\t]{0,3}|[ \\t]{1,3}(?:(?:->|=>|-|=|\\|)[ \\t]{1,3})?)(?:\\*\\*|\`)?(${PASS_STRONG})(?![A-Za-z0-9+/=_~!@#%^&*-])|${CONTEXT_WORD}(?:(?=[\\s:"'\`*|])(?:\\\\?["'])?(?:\\*\\*|__)?(?::(?:\\*\\*|__)?[ \\t]{0,3}|[ \\t]{1,3}(?:(?:->|=>|-|=|\\|)[ \\t]{1,3})?)(?:(?:${Q}|\`)${QUOTED_VALUE}(?:${Q}|\`)|(${STRONG}))(?![A-Za-z0-9+/=_~-])|(?:\\*\\*|__)?:(?:\\*\\*|__)?[ \\t]*${NL}(?:${LINE_PREFIX}${NL})?(?:${LINE_PREFIX}\`\`\`[A-Za-z]{0,10}[ \\t]*${NL})?${LINE_PREFIX}(?:\`{1,3}|[ \\t]{2,})?(${STRONG})(?![A-Za-z0-9+/=_~-])))`,
+    { entropy: 3, values: true },
+  ),
+  // Prose for the pass phrase words, which the generic keyword's prose does not read: "the
+  // passphrase for the backup is X".
+  rule(
+    'secret-assignment',
+    ['passphrase', 'passcode'],
+    `${ci('pass')}(?:${ci('phrase')}|${ci('code')})[^\\n\\u0000"=:]{0,40}?[ \\t](?:is|was)[ \\t]*:?[ \\t]*(["'\`]?)${MIXED}([^\\s"'\`<>()\\\\\\u0000]{6,200}?)\\1(?=[\\s.,;)]|$)`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  // A header named by the variable, with its scheme: GITEA_AUTH_HEADER: token X, "header": "X-Api-Key: X".
+  rule(
+    'authorization-header',
+    ['_header', '-header', 'header"', "header'", 'header\\"'],
+    `[_-]?${ci('header')}\\\\?["']?[ \\t]{0,3}[:=][ \\t]{0,3}\\\\?["']?(?:${ci('token')}|${ci('bearer')}|${ci('basic')}|[Xx]-[A-Za-z-]{1,30}:)[ \\t]{1,3}${MIXED}([A-Za-z0-9+/_.~-]{16,400}={0,2})(?![A-Za-z0-9+/_.~=-])`,
+    { group: 1, entropy: 3 },
+  ),
+
+  // XML elements keyed by a secret-named attribute: <entry key="db.password">X</entry> (Java
+  // properties XML), <string name="api_key">X</string> (Android), <setting name="ClientSecret"
+  // ...><value>X</value> (.NET settings).
+  rule(
+    'secret-assignment',
+    ['key="', "key='", 'name="', "name='", 'key=\\"', 'name=\\"'],
+    `(?:key|name)=(${Q})(${XML_SECRET_NAME})\\1[^<>\\u0000]{0,120}>(?:[ \\t]*(?:${NL}${LINE_PREFIX})?[ \\t]*<value>)?${MIXED}([^<>"'\\s\\u0000]{6,300})<`,
+    { group: 3, entropy: 2.5, values: true },
+  ),
+  // A CDATA section under a secret-named element: <password><![CDATA[X]]></password>.
+  rule(
+    'secret-assignment',
+    ['<![cdata['],
+    `(?<=<${XML_SECRET_NAME}>)<!\\[CDATA\\[${MIXED}([^\\]\\s\\u0000]{6,300})\\]\\]>`,
+    { group: 1, entropy: 2.5, values: true },
+  ),
+  // Command lines whose short flag is a password or key: openssl enc -k PASS / -K HEX, twine/oc/cf/
+  // cqlsh/mongodump -p, ssh-keygen -N/-P, lftp -u user,PASS, httpie -a user:PASS, MinIO's mc alias set.
+  rule(
+    'secret-flag',
+    [' -k '],
+    `(?<=\\b(?:openssl|enc)\\b[^\\n\\u0000]{0,200}) -[kK][ \\t]{1,3}(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    [' -p '],
+    `(?<=(?:^|[\\s;&|(\`"'+>\\u0000])(?:twine|oc|cf|cqlsh|influx|mongo(?:dump|restore|export|import|stat|top|files))[ \\t][^\\n\\u0000]{0,200}) -p[ \\t]{1,3}(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    [' -n ', ' -p '],
+    `(?<=\\bssh-keygen\\b[^\\n\\u0000]{0,200}) -[NP][ \\t]{1,3}(["']?)${ARG}\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['lftp'],
+    `lftp\\b[^\\n\\u0000]{0,100}?[ \\t]-u[ \\t]{1,3}(["']?)[^\\s,"'\\u0000]{1,64},([^\\s"'\\\\\\u0000]{3,200})\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    [' -a '],
+    `(?<=(?:^|[\\s;&|(\`\\u0000])https?(?:[ \\t][^\\n\\u0000]{0,200})?) -a[ \\t]{1,3}(["']?)[^\\s:"'\\u0000]{1,64}:([^\\s"'\\\\\\u0000]{3,200})\\1`,
+    { group: 2, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['alias set', 'host add'],
+    `(?:alias[ \\t]+set|config[ \\t]+host[ \\t]+add)[ \\t]+[A-Za-z0-9_.-]{1,40}[ \\t]+https?://[^\\s"'\\u0000]{1,200}[ \\t]+(["']?)[^\\s"'\\u0000]{3,128}\\1[ \\t]+(["']?)${ARG}\\2`,
+    { group: 3, entropy: 1.5, values: true },
+  ),
+  // C# auto-properties with an initialiser: public string Password { get; set; } = "X";
+  rule(
+    'secret-assignment',
+    ['{ get;', '{get;'],
+    `(?<=${SECRET_NAME}[ \\t]{0,3})\\{[ \\t]*get;[ \\t]*(?:(?:private|protected|internal)[ \\t]+)?(?:set|init);[ \\t]*\\}[ \\t]*=[ \\t]*@?${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}`,
+    { group: 1, entropy: 2.5, values: true },
+  ),
+  // Ruby's ENV.fetch with a block default: ENV.fetch("API_TOKEN") { "X" }.
+  rule(
+    'secret-assignment',
+    ['env.fetch('],
+    `ENV\\.fetch\\(\\s{0,3}${Q}(${SECRET_NAME})${Q}\\s{0,3}\\)\\s{0,3}\\{\\s{0,3}(${Q})([^"'\\\\\\n\\u0000]{6,200})\\2\\s{0,3}\\}`,
+    { group: 3, entropy: 2.5, values: true },
+  ),
+  // sbt: Credentials("realm", "host", "user", "X").
+  rule(
+    'secret-assignment',
+    ['credentials('],
+    `Credentials\\(\\s{0,3}${Q}[^"'\\\\\\n\\u0000]{1,100}${Q}\\s{0,3},\\s{0,3}${Q}[^"'\\\\\\n\\u0000]{1,200}${Q}\\s{0,3},\\s{0,3}${Q}[^"'\\\\\\n\\u0000]{1,100}${Q}\\s{0,3},\\s{0,3}${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}\\s{0,3}\\)`,
+    { group: 1, entropy: 2, values: true },
+  ),
+  // A secret-named key whose value maps hosts to credentials: composer's auth.json ("bearer",
+  // "github-oauth", "gitlab-token": {"host": "X"}).
+  rule(
+    'secret-assignment',
+    [
+      'oauth"',
+      'bearer"',
+      'token"',
+      'tokens"',
+      'secrets"',
+      'credentials"',
+      'oauth\\"',
+      'bearer\\"',
+      'token\\"',
+    ],
+    `(?:${ci('oauth')}|${ci('bearer')}|${ci('token')}[sS]?|${ci('secret')}[sS]|${ci('credential')}[sS])\\\\?"[ \\t]*(?:${NL}${LINE_PREFIX})?[ \\t]*:[ \\t]*(?:${NL}${LINE_PREFIX})?[ \\t]*\\{[ \\t]*(?:${NL}${LINE_PREFIX})?[ \\t]*\\\\?"[A-Za-z0-9.-]{1,100}\\.[A-Za-z]{2,24}(?::[0-9]{1,5})?\\\\?"[ \\t]*(?:${NL}${LINE_PREFIX})?[ \\t]*:[ \\t]*(?:${NL}${LINE_PREFIX})?[ \\t]*\\\\?"${MIXED}([^"\\\\\\s\\u0000]{12,400})\\\\?"`,
+    { group: 1, entropy: 3 },
+  ),
+  // Ethereum private keys handed to a wallet or listed as Hardhat/Truffle accounts.
+  rule(
+    'private-key',
+    ['wallet(', 'privatekeytoaccount(', 'fromprivatekey(', 'from_key('],
+    `(?:Wallet|privateKeyToAccount|fromPrivateKey|from_key)\\(\\s{0,3}${Q}(${ETH_KEY})${Q}`,
+    { group: 1, entropy: 3 },
+  ),
+  rule(
+    'private-key',
+    ['accounts'],
+    `${ci('accounts')}\\\\?["']?\\s{0,3}[:=]\\s{0,3}\\[((?:\\s{0,8}${Q}${ETH_KEY}${Q}\\s{0,8},?){1,20})\\]`,
+    { group: 1, entropy: 3 },
+  ),
+  // A URL with a password inside a URL-encoded value: redirect=https%3A%2F%2Fuser%3APASS%40host.
+  rule(
+    'url-credentials',
+    ['%3a%2f%2f'],
+    `%3[Aa]%2[Ff]%2[Ff][^\\s%&"'@/\\u0000]{1,64}%3[Aa]([^\\s&"'@/\\u0000]{3,200}?)%40`,
+    { group: 1, entropy: 1.5, values: true },
+  ),
+  // Several keys under a plural secret name, unquoted: API_KEYS=a,b  api_keys: [a, b]  tokens = [a].
+  rule(
+    'secret-assignment',
+    ['keys', 'tokens', 'secrets', 'passwords'],
+    `(?:${ci('key')}|${ci('token')}|${ci('secret')}|${ci('password')})[sS]\\\\?["']?[ \\t]{0,3}(?::|=)[ \\t]{0,3}(?:\\[[ \\t]{0,3}(${LIST_ITEM}(?:[ \\t]{0,3},[ \\t]{0,3}${LIST_ITEM}){0,19})[ \\t]{0,3}\\]|(${LIST_ITEM}(?:,${LIST_ITEM}){1,19}))(?![A-Za-z0-9+/=_.~-])`,
+    { entropy: 3 },
+  ),
+  // A PuTTY key file as a whole (public lines, private lines and the MAC), as a PEM block is.
+  rule(
+    'putty-private-key',
+    ['putty-user-key-file-'],
+    `PuTTY-User-Key-File-[1-9]:[ \\t]{0,4}[A-Za-z0-9@.-]{1,60}[ \\t]*${NL}([^\\u0000"]{1,16000}?Private-MAC:[ \\t]{0,4}[0-9a-fA-F]{40,128})`,
+    { group: 1, entropy: 0, block: true },
+  ),
+
+  // A header set in a web server's or proxy's syntax (no colon): nginx proxy_set_header
+  // Authorization "Basic X", Apache RequestHeader set Authorization "Bearer X", HAProxy set-header.
+  rule(
+    'authorization-header',
+    ['authorization '],
+    `${ci('authorization')}[ \\t]{1,3}\\\\?["']?(?:${ci('basic')}|${ci('bearer')}|${ci('token')}|${ci('digest')})[ \\t]{1,3}${MIXED}([A-Za-z0-9+/_.~-]{12,400}={0,2})(?![A-Za-z0-9+/_.~=-])`,
+    { group: 1, entropy: 3 },
+  ),
+  // Wi-Fi pre-shared keys: wpa_supplicant psk="X", hostapd wpa_passphrase=X (the latter is a pass word).
+  rule(
+    'secret-assignment',
+    ['psk="', 'psk=\\"', 'psk = "'],
+    `${ci('psk')}[ \\t]{0,2}=[ \\t]{0,2}${Q}([^"'\\\\\\n\\u0000]{8,63})${Q}`,
+    {
+      group: 1,
+      entropy: 2.5,
+      values: true,
+    },
+  ),
+
+  // Capability URLs whose path holds the key after an integration, trigger or ingest segment (event
+  // APIs' /integration/<key>/enqueue, /triggers/<key>, /ingest/<key>): a segment of 20+ characters
+  // with letters and digits, not a UUID and not a 40/64-hex SHA, after up to three other segments.
+  rule(
+    'webhook-url',
+    ['/integration/', '/integrations/', '/trigger/', '/triggers/', '/ingest/', '/incoming/', '/notify/'],
+    `/(?:${ci('integration')}s?|${ci('trigger')}s?|${ci('ingest')}|${ci('incoming')}|${ci('notify')})/(?:[A-Za-z0-9_.@-]{1,80}/){0,3}(?!${UUID}(?![A-Za-z0-9_-]))(?!(?:[0-9a-f]{40}|[0-9a-f]{64})(?![A-Za-z0-9_-]))(?=[A-Za-z_-]{0,127}[0-9])(?=[0-9_-]{0,127}[A-Za-z])([A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_.-])`,
+    { group: 1, entropy: 3.5 },
+  ),
+  // A function key in a URL's query (`/api/<function>?code=<key>`, Azure Functions on any host): 40+
+  // characters with both cases and a digit; not an OAuth callback's code (a `state=` in the query).
+  rule(
+    'sas-signature',
+    ['?code=', '&code='],
+    `(?<=/api/[^\\s"'?#\\u0000]{1,200}(?:\\?[^\\s"'#\\u0000]{0,300})?)(?<!${ci('state')}=[^\\s"'#\\u0000]{0,300})[?&]code=${MIXED_CASE}([A-Za-z0-9_%-]{40,200}(?:={1,2}|%3[Dd]){0,2})(?![A-Za-z0-9_%=-])(?![^\\s"'#\\u0000]{0,400}[?&]${ci('state')}=)`,
+    { group: 1, entropy: 3.5 },
+  ),
+
+  // A UUID said to be the key in prose (providers that issue UUID keys: Heroku, Postmark, Snyk ...):
+  // "the API key is <uuid>", "the token was <uuid>"; not a request, trace or session id.
+  rule(
+    'secret-assignment',
+    ['key is ', 'key was '],
+    `(?<=(?:${ci('api')}|${ci('access')}|${ci('secret')})[ _-]?)${ci('key')}[ \\t]+(?:is|was)[ \\t]*:?[ \\t]*(["'\`]?)(${UUID})\\1(?![A-Za-z0-9-])`,
+    { group: 2, entropy: 0 },
+  ),
+  rule(
+    'secret-assignment',
+    ['token is ', 'token was ', 'secret is ', 'secret was '],
+    `(?<!(?:${['request', 'trace', 'cursor', 'page', 'csrf', 'state', 'idempotency', 'sync', 'continuation'].map(ci).join('|')})[ _-]?)(?:${ci('token')}|${ci('secret')})[ \\t]+(?:is|was)[ \\t]*:?[ \\t]*(["'\`]?)(${UUID})\\1(?![A-Za-z0-9-])`,
+    { group: 2, entropy: 0 },
+  ),
+  // CLI output aligned in columns: `Token:       <uuid>` (heroku authorizations:create), `Secret:  X`.
+  rule(
+    'secret-assignment',
+    ['token:', 'secret:'],
+    `(?:${ci('token')}|${ci('secret')}):[ \\t]{4,24}(${UUID}|${STRONG})(?![A-Za-z0-9+/=_~-])`,
+    { group: 1, entropy: 3 },
+  ),
 ];

@@ -230,6 +230,8 @@ export const ANCHORED_RULES: AnchoredRule[] = [
   prefixed('mollie-key', 'test_', `${B}{30}`),
   ...['shpss_', 'shpca_', 'shppa_'].map((p) => prefixed('shopify-token', p, '[a-fA-F0-9]{32}')),
   prefixed('jwt', 'eyJ', `${W}{10,1000}\\.eyJ${W}{10,8000}\\.${W}{10,1000}`, 3),
+  // Last for every start: a prefix nobody enumerated (issue 12, eighth pass).
+  ...vendorTokens(),
 ];
 
 function azureClientSecret(): AnchoredRule {
@@ -387,4 +389,68 @@ function mattermostWebhook(): AnchoredRule {
         : null;
     },
   };
+}
+
+// ---- Eighth pass: a vendor's prefix nobody enumerated ---------------------------------------------
+// Most providers' keys are a short lower-case prefix, a separator, perhaps a marker (live, test, sk,
+// pat ...) and a long random body: acme_live_<random>, zq_<random>, vnd-key-<random>. Tried last for
+// tokens starting with two lower-case letters (after every provider rule of that start), on the tokens
+// the separator scan finds. The body must read as random base62: upper- and lower-case letters and
+// digits, high entropy, not CamelCase words (test_shouldReturn401WhenTokenIsMissing); and the prefix
+// must not be one of the object ids of payment, AI and identity APIs (Stripe's pi_/cs_/evt_, OpenAI's
+// call_/asst_/msg_, Clerk's user_), of public keys (pk_, phc_) or of test fixtures.
+// The body may carry a short check segment after it (`_<random>_<crc>`).
+const VENDOR_TOKEN_RE =
+  /([a-z]{2,12})([_-])(?:([a-z]{2,8})\2)?([A-Za-z0-9]{20,100})(?:[_-][A-Za-z0-9]{4,12})?(?![A-Za-z0-9_-])/y;
+const VENDOR_PREFIX_DENY = new Set(
+  (
+    'pk pub public publishable phc phc_ cus ch pi pm evt sub in ii txn tok tr po py re cs seti si src card ' +
+    'ba btok acct price prod plan coupon promo inv invoice ord order item cart sku cust sess session user ' +
+    'usr users org orgs team proj project acc account msg message call file files asst thread run runs ' +
+    'batch vs step ft ftjob chatcmpl cmpl resp req request evt event job task build node id uid guid ' +
+    'ref img image asset chunk index main vendor app test tests spec fixture fixtures mock fake dummy ' +
+    'sample example demo stub seed trace span log cache key hash sha etag rev commit tag ver version'
+  ).split(' '),
+);
+
+// Values that are random by design and not credentials: OAuth state, nonces, PKCE, CSRF tokens.
+const NONCE_BEFORE_RE = /(?:state|nonce|challenge|verifier|csrf|_csrf|xsrf)["']?\s{0,3}[=:]\s{0,3}["']?$/i;
+
+/** Shannon entropy of s in bits per character. */
+function entropy(s: string): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) counts.set(s.charCodeAt(i), (counts.get(s.charCodeAt(i)) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+/** Random base62 rather than words: mixed case and digits, high entropy, few letters in word runs. */
+export function randomBase62(body: string): boolean {
+  if (!/[0-9]/.test(body) || !/[a-z]/.test(body) || !/[A-Z]/.test(body)) return false;
+  if (entropy(body) < 3.7) return false;
+  // Letters in runs of a capital and 3+ lower-case letters (Return, Token, Missing): most of a
+  // CamelCase name (85-95 %), rarely 70 % of random base62 of 24+ characters (under 1 in 1,000).
+  let inWords = 0;
+  for (const m of body.matchAll(/[A-Z]?[a-z]{3,}/g)) if (m[0].length >= 4) inWords += m[0].length;
+  return inWords < 0.7 * body.length && looksRandom(body);
+}
+
+function vendorTokens(): AnchoredRule[] {
+  const match = (text: string, at: number): [number, number] | null => {
+    if (!boundaryBefore(text, at)) return null;
+    VENDOR_TOKEN_RE.lastIndex = at;
+    const m = VENDOR_TOKEN_RE.exec(text);
+    if (m === null || VENDOR_PREFIX_DENY.has(m[1]!) || !randomBase62(m[4]!)) return null;
+    // Two letters alone could be the start of any random base64url value (an OAuth state, a nonce):
+    // a two-letter prefix needs a marker (zq_live_...).
+    if (m[1]!.length < 3 && m[3] === undefined) return null;
+    if (NONCE_BEFORE_RE.test(text.slice(Math.max(0, at - 24), at))) return null;
+    return [at, at + m[0].length];
+  };
+  const rules: AnchoredRule[] = [];
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (const a of letters)
+    for (const b of letters) rules.push({ kind: 'vendor-token', anchor: a + b, reveal: 0, match });
+  return rules;
 }

@@ -33,6 +33,8 @@ type Rule = {
   allow: Allow[];
   /** 'assign' rules: the provider name, then the value within 40 characters (prose); null: none */
   near: RegExp | null;
+  /** the provider's keys are UUIDs (Heroku, Snyk ...): a UUID found near its name is a key, not an id */
+  nearUuid: boolean;
   /** the pattern's groups are markers, the secret is the whole match */
   wholeMatch: boolean;
   /** a whole block (a private key in armour): no placeholder check, its quote markers are text */
@@ -99,6 +101,7 @@ export const PORTED_RULES: Rule[] = RULE_SOURCES.map((r) => ({
   near: r.near
     ? new RegExp(r.near.startsWith(IDENT_PREFIX) ? r.near.slice(IDENT_PREFIX.length) : r.near, 'dy')
     : null,
+  nearUuid: /\{8\}-\[0-9a-fA-F\]\{4\}/.test(r.near),
   group: r.group,
   wholeMatch: /\(\?<[A-Za-z]/.test(r.regex),
   block: r.block === true,
@@ -387,7 +390,7 @@ function accept(
   // string walk (which scans strings apart) and the serialised text must read the same.
   if (rule.find === 'assign' && text.slice(offset + m.index, s).includes('","')) return false;
   if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) return false;
-  if (near && !nearValueOk(secret)) return false;
+  if (near && !nearValueOk(secret) && !(rule.nearUuid && uuidNamedKey(secret, m[0]))) return false;
   if (!rule.block && isPlaceholder(secret, false)) return false;
   const line = (): string => lineAround(text, offset + m.index, offset + m.index + m[0].length);
   // An 'assign' match starts at the keyword: give the allowlists the identifier before it too, as
@@ -419,11 +422,31 @@ const PUBLIC_NAME_RE =
 function genericAllowed(secret: string, match: string): boolean {
   if (UUID_RE.test(secret)) return true;
   if (match.includes('-----')) return true;
-  const name = match.slice(0, match.length - secret.length);
+  // A build or image tag (main-3f2a9b8: a word and a short commit), not a key.
+  if (TAG_RE.test(secret)) return true;
+  const at = match.lastIndexOf(secret);
+  const name = match.slice(0, at < 0 ? match.length - secret.length : at);
+  // A Markdown quote marker at the start of the next line is not the `>` operator of `key > value`
+  // (a quoted key file: `Comment: "rsa-key-2026"` then `> <body line>`).
+  if (QUOTED_LINE_RE.test(name)) return true;
   return PUBLIC_NAME_RE.test(name);
 }
 
 const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+/**
+ * A UUID near the name of a provider whose keys are UUIDs is a key when the words between say key
+ * (the Heroku API key is <uuid>), not when they say id (heroku request_id=<uuid>, a router log).
+ */
+function uuidNamedKey(secret: string, match: string): boolean {
+  if (!UUID_RE.test(secret)) return false;
+  const between = match.slice(0, Math.max(0, match.lastIndexOf(secret)));
+  return (
+    /key|token|secret|auth|credential|passw/i.test(between) &&
+    !/id\b|_id|request|trace|span|session/i.test(between)
+  );
+}
+const TAG_RE = /^[a-z]+[._-][0-9a-f]{7,12}$/;
+const QUOTED_LINE_RE = /(?:\n|\\n)[ \t]*>[ \t]*$/;
 /**
  * A value found only near a provider's name, not assigned to it, is taken when it reads like key
  * material: letters and digits, entropy above 3 bits, and not an id (a UUID, a SHA-1/256 hex).

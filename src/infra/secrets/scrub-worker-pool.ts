@@ -16,17 +16,7 @@ export type ScrubWorkerOptions = {
   minBytes: number;
   /** an idle thread exits after this long (none are kept: most results are small) */
   idleTimeoutMs?: number;
-  /** errors the pool reports outside any task (a thread that failed while idle); logged by the caller */
-  onError?: (err: Error) => void;
 };
-
-/**
- * Piscina's error for a thread's answer to a task the pool no longer holds: the call was abandoned
- * (deadline or client gone) after the thread had posted its result but before the pool read it.
- */
-export function isLateAnswer(err: Error): boolean {
-  return err.message.startsWith('Unexpected message from Worker');
-}
 
 /** The worker's entry: the compiled scrub.worker.js, or a bootstrap that compiles the .ts sources. */
 function workerFile(): string {
@@ -45,8 +35,7 @@ export class ScrubWorkerPool {
   }
 
   private started(): Piscina<ScrubTask, ScrubResult | SuccessOutput> {
-    if (this.pool) return this.pool;
-    const pool = new Piscina<ScrubTask, ScrubResult | SuccessOutput>({
+    this.pool ??= new Piscina<ScrubTask, ScrubResult | SuccessOutput>({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: this.options.threads,
@@ -54,14 +43,7 @@ export class ScrubWorkerPool {
       // a scan is CPU work: one task per thread, the rest wait in the queue
       concurrentTasksPerWorker: 1,
     });
-    // Piscina emits 'error' with no task to fail; with no listener that is an uncaught exception,
-    // which would stop the service. A late answer is expected (its caller was already answered with
-    // the abort) and is dropped; anything else goes to the caller's log.
-    pool.on('error', (err: Error) => {
-      if (!isLateAnswer(err)) this.options.onError?.(err);
-    });
-    this.pool = pool;
-    return pool;
+    return this.pool;
   }
 
   /** The scrub of `value` in a worker thread; rejects with an AbortError when `signal` aborts first. */

@@ -35,10 +35,7 @@ export function scrubWorkerThreads(): number {
   return n;
 }
 
-export function resolveResultScrubber(
-  config?: Pick<AppConfig, 'secrets'>,
-  warn: (message: string) => void = (m) => console.warn(`[secrets] ${m}`),
-): ResultScrubber {
+export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): ResultScrubber {
   const s = config?.secrets;
   const containers: secrets.ContainerPolicy = {
     mode: s?.scanArchives ?? secrets.DEFAULT_CONTAINER_POLICY.mode,
@@ -48,7 +45,6 @@ export function resolveResultScrubber(
   const pool = new ScrubWorkerPool({
     threads: s?.scanWorkers ?? 1,
     minBytes: s?.scanWorkerMinBytes ?? DEFAULT_SCAN_WORKER_MIN_BYTES,
-    onError: (err) => warn(`secret scan thread: ${err.message}`),
   });
   pools.add(pool);
   return {

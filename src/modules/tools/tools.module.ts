@@ -146,7 +146,7 @@ class TransportCloser implements OnApplicationShutdown {
             policy,
             audit: audit ?? noopAuditSink,
             clock: { now: () => Date.now() },
-            scrubber: resolveResultScrubber(config, warn),
+            scrubber: resolveResultScrubber(config),
             ...(quotas ? { quotas } : {}),
             // Loads nothing until the first gitea_search_tools call (the model is ~100 MB in memory).
             ...(config.tools.discoveryEmbeddings === 'off' ? {} : { sentenceEncoder: new MiniLmEncoder() }),

@@ -329,3 +329,77 @@ describe('URLs and bodies of the seventh pass', () => {
     expect(scrubResult(lookups, ctx).value).toBe(lookups);
   });
 });
+
+describe('rules that generalise (eighth pass)', () => {
+  // Key material with both cases and a digit, whatever the draw.
+  const key = (n: number): string => 'Q' + 'x' + randomWord(n - 3) + '7';
+
+  it('masks a value under a compound secret name, not under a name that holds something else', () => {
+    const s = key(24);
+    for (const line of [
+      `DB_PASSWORD_PROD=${s}`,
+      `TOKEN_GITHUB: ${s}`,
+      `{"SECRET_KEY_DJANGO": "${s}"}`,
+      `secret.key.prod=${s}`,
+      // the secret word first and an abbreviation: only the compound-name rule reads these
+      `PASS_DB=${s}`,
+      `PWD_ROOT=${s}`,
+    ])
+      expect({ line, masked: masked(line, s) }).toEqual({ line, masked: true });
+    const meta =
+      'PASSWORD_MIN_LENGTH=12\nTOKEN_TTL=3600\nSECRET_KEY_FILE=/run/secrets/k1\nTOKEN_HEADER_NAME=X-Auth-Token';
+    expect(scanText(meta)).toEqual([]);
+    expect(scanText('image: registry.example.com/token-svc:main-3f2a9b8')).toEqual([]);
+  });
+
+  it('masks a value after a secret word with no verb, not a reference or a CamelCase name', () => {
+    const s = key(32);
+    for (const line of [
+      `new token '${s}' works`,
+      `**API key**: ${s}`,
+      `client secret - ${s}`,
+      `(token ${s})`,
+      `New token:\n\n    ${s}`,
+    ])
+      expect({ line, masked: masked(line, s) }).toEqual({ line, masked: true });
+    expect(scanText("token 'GITEA_TOKEN_V2' missing; token ProductionConfigValue2 loaded")).toEqual([]);
+    expect(scanText('**Password:** see the 1Password item "Prod DB"')).toEqual([]);
+  });
+
+  it('masks a vendor token nobody enumerated, not object ids, publishable keys or test names', () => {
+    const s = ['acme', '_live_'].join('') + key(32);
+    expect(masked(`deploying with ${s} now`, s)).toBe(true);
+    const ids = `pi_${key(24)} cs_test_${key(58)} call_${key(24)} msg_${key(24)} user_${key(27)} ${['pk', '_live_'].join('')}${key(24)}`;
+    expect(scanText(ids)).toEqual([]);
+    expect(scanText('test_shouldReturn401WhenTokenIsMissing passed')).toEqual([]);
+    expect(scanText(`state=${['ab', '_'].join('')}${key(30)}`)).toEqual([]);
+  });
+
+  it('masks a PuTTY key file as a whole (public lines and MAC too), as a PEM block is', () => {
+    const pub = randomWord(64);
+    const mac = '0123456789abcdef'.repeat(4);
+    const file = [
+      ['PuTTY-User-Key-', 'File-3: ssh-rsa'].join(''),
+      'Encryption: none',
+      'Comment: deploy',
+      'Public-Lines: 1',
+      pub,
+      'Private-Lines: 1',
+      randomWord(64),
+      `Private-MAC: ${mac}`,
+    ].join('\n');
+    const out = scrubText(file, ctx).value;
+    expect(out).not.toContain(pub);
+    expect(out).not.toContain(mac);
+    expect(out.startsWith(['PuTTY-User-Key-', 'File-3: ssh-rsa'].join(''))).toBe(true);
+  });
+
+  it('masks a UUID said to be a key, not one said to be an id', () => {
+    const u = '0f8e6a2c-1b3d-4e5f-a789-0123456789ab';
+    expect(masked(`the Heroku API key is ${u}`, u)).toBe(true);
+    expect(masked(`The API key is ${u} (Postmark)`, u)).toBe(true);
+    expect(
+      scanText(`heroku request id ${u}; the request token is ${u}; the idempotency key is ${u}`),
+    ).toEqual([]);
+  });
+});
