@@ -2,6 +2,10 @@
 // function over bytes in its own linear memory: the same three bitmaps (three-byte prefixes, the
 // prefixes of the two- and three-character keywords, a hash of the longer ones' first four bytes),
 // the same answers, without a JavaScript loop's bounds checks and typed-array loads per position.
+// A second function, `run`, steps the automaton itself over the bytes (its transition table, the
+// classes of the characters and the three-class start table are copied into the same memory) and
+// returns only where a keyword ends, so JavaScript runs once per keyword found rather than once per
+// position the skip stops at and once per step after it.
 // The module is a few hundred bytes assembled here at load time (no file, no download); where
 // WebAssembly is missing the JavaScript loop runs instead.
 
@@ -22,6 +26,28 @@ export type ByteSkip = {
   readonly bytes: Uint8Array;
   /** nextStartIn over bytes[0..n): the first position from i where a keyword can start, or -1. */
   readonly next: (i: number, n: number) => number;
+  /**
+   * The automaton's loop (scanPortedRules) from position i in state s: the first position from i at
+   * which the state after reading its byte has an output, or -1 at the end of the text; that state
+   * is then `state()`.
+   */
+  readonly run: (i: number, n: number, s: number) => number;
+  readonly state: () => number;
+};
+
+/** The keyword automaton, as scanPortedRules steps it (see buildAutomaton in ported-rules.util.ts). */
+export type AutomatonTables = {
+  /** transitions, state * classes + class */
+  delta: Uint16Array;
+  /** 1 for the states with an output */
+  hasOutput: Uint8Array;
+  /** the class of each byte (0 from 128 on) */
+  classOf: Uint8Array;
+  classes: number;
+  /** states 1..lastDepth1 are one character deep */
+  lastDepth1: number;
+  /** 1 where a keyword starts with classes a, b, c (or is a, b): (a * classes + b) * classes + c */
+  start3: Uint8Array;
 };
 
 const uleb = (x: number): number[] => {
@@ -61,6 +87,13 @@ const get = (l: number): number[] => [0x20, l];
 const set = (l: number): number[] => [0x21, l];
 const c32 = (x: number): number[] => [0x41, ...sleb(x | 0)];
 const load8 = (offset: number): number[] => [0x2d, 0, ...uleb(offset)];
+const load16 = (offset: number): number[] => [0x2f, 1, ...uleb(offset)];
+const store32 = (offset: number): number[] => [0x36, 2, ...uleb(offset)];
+const CALL = 0x10;
+const SELECT = 0x1b;
+const EQZ = 0x45;
+const SUB = 0x6b;
+const LT_U = 0x49;
 const ADD = 0x6a;
 const MUL = 0x6c;
 const AND = 0x71;
@@ -194,45 +227,205 @@ const BODY: number[] = [
   END,
 ];
 
-function moduleBytes(pages: number): Uint8Array {
+// `run` (the loop of scanPortedRules in ported-rules.util.ts): locals 0 i, 1 n, 2 s (parameters), 3 j, 4 k.
+const J = 3;
+const KL = 4;
+type RunLayout = { deltaAt: number; outAt: number; classAt: number; start3At: number; stateAt: number };
+function runBody(t: AutomatonTables, at: RunLayout): number[] {
+  const S = 2;
+  const K = t.classes;
+  /** the class of the byte at i + d */
+  const classAt = (d: number): number[] => [...get(I), ...load8(TEXT_AT + d), ...load8(at.classAt)];
+  return [
+    LOOP,
+    VOID,
+    // From the root: skip to where a keyword can start, take its first character.
+    ...get(S),
+    EQZ,
+    IF,
+    VOID,
+    ...get(I),
+    ...get(N),
+    CALL,
+    0,
+    ...set(J),
+    ...get(J),
+    ...c32(0),
+    LT_S,
+    IF,
+    VOID,
+    ...c32(-1),
+    RETURN,
+    END,
+    // s = delta[class(b[j])]; i = j + 1
+    ...get(J),
+    ...load8(TEXT_AT),
+    ...load8(at.classAt),
+    ...c32(1),
+    SHL,
+    ...load16(at.deltaAt),
+    ...set(S),
+    ...get(J),
+    ...c32(1),
+    ADD,
+    ...set(I),
+    BR,
+    1,
+    END,
+    // if (i >= n) return -1
+    ...get(I),
+    ...get(N),
+    GE_S,
+    IF,
+    VOID,
+    ...c32(-1),
+    RETURN,
+    END,
+    // k = class(b[i]); s = delta[s * K + k]
+    ...classAt(0),
+    ...set(KL),
+    ...get(S),
+    ...c32(K),
+    MUL,
+    ...get(KL),
+    ADD,
+    ...c32(1),
+    SHL,
+    ...load16(at.deltaAt),
+    ...set(S),
+    // One character deep (1 <= s <= lastDepth1): the next two characters must fit a keyword's start.
+    ...get(S),
+    ...c32(1),
+    SUB,
+    ...c32(t.lastDepth1),
+    LT_U,
+    IF,
+    VOID,
+    ...get(I),
+    ...c32(1),
+    ADD,
+    ...get(N),
+    GE_S,
+    IF,
+    VOID,
+    ...c32(-1),
+    RETURN,
+    END,
+    // start3[(k * K + class(b[i + 1])) * K + (i + 2 < n ? class(b[i + 2]) : 0)]
+    ...get(KL),
+    ...c32(K),
+    MUL,
+    ...classAt(1),
+    ADD,
+    ...c32(K),
+    MUL,
+    ...classAt(2),
+    ...c32(0),
+    ...get(I),
+    ...c32(2),
+    ADD,
+    ...get(N),
+    LT_S,
+    SELECT,
+    ADD,
+    ...load8(at.start3At),
+    EQZ,
+    IF,
+    VOID,
+    ...c32(0),
+    ...set(S),
+    END,
+    ...get(I),
+    ...c32(1),
+    ADD,
+    ...set(I),
+    BR,
+    1,
+    END,
+    // An output: remember the state, return the position.
+    ...get(S),
+    ...load8(at.outAt),
+    IF,
+    VOID,
+    ...c32(0),
+    ...get(S),
+    ...store32(at.stateAt),
+    ...get(I),
+    RETURN,
+    END,
+    ...get(I),
+    ...c32(1),
+    ADD,
+    ...set(I),
+    BR,
+    0,
+    END,
+    ...c32(-1),
+    END,
+  ];
+}
+
+function moduleBytes(pages: number, run: number[]): Uint8Array {
   const func = [1, 2, I32, ...BODY]; // one group of two i32 locals
+  const func2 = [1, 2, I32, ...run];
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, 0x60, 2, I32, I32, 1, I32]),
-    ...section(3, [1, 0]),
+    ...section(1, [2, 0x60, 2, I32, I32, 1, I32, 0x60, 3, I32, I32, I32, 1, I32]),
+    ...section(3, [2, 0, 1]),
     ...section(5, [1, 0, ...uleb(pages)]),
-    ...section(7, [2, ...name('m'), 0x02, 0, ...name('next'), 0x00, 0]),
-    ...section(10, [1, ...uleb(func.length), ...func]),
+    ...section(7, [3, ...name('m'), 0x02, 0, ...name('next'), 0x00, 0, ...name('run'), 0x00, 1]),
+    ...section(10, [2, ...uleb(func.length), ...func, ...uleb(func2.length), ...func2]),
   ]);
 }
 
 /**
- * The skip over bitmaps `start` (2^21 bits), `short` (2^21 bits) and `start4` (2^20 bits), for texts
- * of at most textMax bytes; null where WebAssembly is not available.
+ * The skip over bitmaps `start` (2^21 bits), `short` (2^21 bits) and `start4` (2^20 bits), and the
+ * automaton's loop over its tables, for texts of at most textMax bytes; null where WebAssembly is not
+ * available.
  */
 export function createByteSkip(
   start: Int32Array,
   short: Int32Array,
   start4: Int32Array,
+  automaton: AutomatonTables,
   textMax: number,
 ): ByteSkip | null {
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   // The bitmaps are copied as bytes: that reads them right on a little-endian host only.
   if (wasm === undefined || new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) return null;
   try {
-    const pages = Math.ceil((TEXT_AT + textMax + 4) / PAGE);
-    const instance = new wasm.Instance(new wasm.Module(moduleBytes(pages)), {});
+    // The automaton's tables after the text (and 4 bytes the loops may read past its end).
+    const align = (x: number): number => (x + 7) & ~7;
+    const deltaAt = align(TEXT_AT + textMax + 4);
+    const outAt = align(deltaAt + automaton.delta.byteLength);
+    const classAt = align(outAt + automaton.hasOutput.length);
+    const start3At = align(classAt + 256);
+    const stateAt = align(start3At + automaton.start3.length);
+    const layout: RunLayout = { deltaAt, outAt, classAt, start3At, stateAt };
+    const pages = Math.ceil((stateAt + 8) / PAGE);
+    const instance = new wasm.Instance(new wasm.Module(moduleBytes(pages, runBody(automaton, layout))), {});
     const memory = instance.exports['m'] as { buffer: ArrayBuffer };
     const next = instance.exports['next'] as (i: number, n: number) => number;
+    const run = instance.exports['run'] as (i: number, n: number, s: number) => number;
     const heap = new Uint8Array(memory.buffer);
     // The bitmaps' words as little-endian bytes: bit x is bit (x & 7) of byte x >> 3 either way.
-    const put = (bits: Int32Array, at: number): void => {
+    const put = (bits: ArrayBufferView, at: number): void => {
       heap.set(new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength), at);
     };
     put(start, START_AT);
     put(short, SHORT_AT);
     put(start4, START4_AT);
-    return { bytes: new Uint8Array(memory.buffer, TEXT_AT, textMax), next };
+    put(automaton.delta, deltaAt); // Uint16 as little-endian bytes, as load16 reads them
+    put(automaton.hasOutput, outAt);
+    put(automaton.classOf.subarray(0, 256), classAt);
+    put(automaton.start3, start3At);
+    const stateView = new Int32Array(memory.buffer, stateAt, 1);
+    return {
+      bytes: new Uint8Array(memory.buffer, TEXT_AT, textMax),
+      next,
+      run,
+      state: () => stateView[0]!,
+    };
   } catch {
     return null;
   }

@@ -509,9 +509,11 @@ function addWindow(rule: Rule, text: string, from: number, to: number, out: Patt
 /**
  * gitleaks' semi-generic pattern needs, after the keyword, up to 20 of [ \t\w.-], up to 3 of
  * [\s'"] and an operator (= > : | ? ,). Checked with slack (the identifier alternation can be longer
- * than the keyword) before any regex runs: prose and URLs fail here at once.
+ * than the keyword) before any regex runs: prose and URLs fail here at once. The reference form,
+ * which reads up to 48 characters after each keyword (OperatorReach answers the same from one
+ * remembered search).
  */
-function operatorAfter(text: string, from: number, codes: Uint8Array | null): boolean {
+export function operatorAfter(text: string, from: number, codes: Uint8Array | null): boolean {
   let i = from;
   const max = Math.min(text.length, from + 48);
   const table = OPERATOR_CLASS;
@@ -520,6 +522,13 @@ function operatorAfter(text: string, from: number, codes: Uint8Array | null): bo
     const t = c < 128 ? table[c]! : 0;
     if (t !== OP_IDENT && t !== OP_BLANK) break;
   }
+  return operatorWithin5(text, i, codes);
+}
+
+/** The second half of operatorAfter: an operator among the next 5 characters, past blanks and quotes. */
+function operatorWithin5(text: string, from: number, codes: Uint8Array | null): boolean {
+  const table = OPERATOR_CLASS;
+  let i = from;
   for (let k = 0; k < 5 && i < text.length; k++, i++) {
     const c = codes !== null ? codes[i]! : text.charCodeAt(i);
     const t = c < 128 ? table[c]! : 0;
@@ -527,6 +536,57 @@ function operatorAfter(text: string, from: number, codes: Uint8Array | null): bo
     if (t !== OP_BLANK && t !== OP_BETWEEN) return false;
   }
   return false;
+}
+
+/**
+ * operatorAfter over one text, for the keywords of a scan (asked in text order): the first half of
+ * the check, the read over identifier characters and blanks (up to 48 of them: prose is words and
+ * spaces, so it read all 48 after most keywords), is answered from one remembered search for the
+ * next character that is neither, which serves every keyword before it. Asked in text order, the
+ * searches together read the text at most once.
+ */
+export class OperatorReach {
+  private from = -1;
+  private at = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly codes: Uint8Array | null,
+  ) {}
+
+  /** The first position from `from` on whose character is neither [\w.-] nor a blank (text.length: none). */
+  private stop(from: number): number {
+    // Still valid when asked from a later position that is not past what was found.
+    if (from >= this.from && from <= this.at) return this.at;
+    const { text, codes } = this;
+    const n = text.length;
+    const table = OPERATOR_CLASS;
+    let i = from;
+    if (codes !== null) {
+      while (i < n) {
+        const t = table[codes[i]!]!;
+        if (t !== OP_IDENT && t !== OP_BLANK) break;
+        i++;
+      }
+    } else {
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        const t = c < 128 ? table[c]! : 0;
+        if (t !== OP_IDENT && t !== OP_BLANK) break;
+        i++;
+      }
+    }
+    this.from = from;
+    this.at = i;
+    return i;
+  }
+
+  /** operatorAfter(text, from, codes). */
+  after(from: number): boolean {
+    const max = Math.min(this.text.length, from + 48);
+    const q = this.stop(from);
+    return operatorWithin5(this.text, q < max ? q : max, this.codes);
+  }
 }
 // operatorAfter's classes of ASCII characters (0: any other): [\w.-]; space and tab; the operators
 // = > : | ? ,; and what else may stand between the identifier and the operator: " ' \ LF CR.
@@ -569,19 +629,57 @@ export function scanPortedRules(
   for (const r of PORTED_RULES) r.next = 0;
   // `ascii`: asciiCodes(text) worked out by the caller (null: not ASCII or short)
   const codes = ascii === undefined ? asciiCodes(text) : ascii;
-  // The bytes are in the WebAssembly skip's memory (the outermost scan's shared buffer): it skips.
-  const wasmNext = codes !== null && usesByteSkip(codes) ? skip!.next : null;
+  const reach = new OperatorReach(text, codes);
+  /** The keywords that end at i (state s's output o): each tries its rules. */
+  const outputs = (i: number, o: number): void => {
+    for (const w of OUT_LIST[o - 1]!) {
+      const start = i + 1 - KEYWORDS[w]!.length;
+      const li = LITERAL_OF[w]!;
+      if (li >= 0 && first !== undefined && first[li]! < 0) first[li] = start;
+      for (const rule of RULES_OF[w]!) {
+        if (rule.find === 'prefix' || rule.find === 'assign') {
+          if (start < rule.next) continue;
+          let re = rule.sticky;
+          if (rule.find === 'assign' && !reach.after(i + 1)) {
+            if (rule.near === null) {
+              if (onProse !== undefined && rule.id === 'generic-api-key') onProse(text, start, i + 1);
+              continue;
+            }
+            re = rule.near;
+          }
+          re.lastIndex = start;
+          const m = re.exec(text);
+          // A match the allowlists reject does not hide the hits inside it (`api-key = x`, then
+          // `key = y`): what is found must not depend on what precedes the string.
+          if (m && accept(rule, text, m, 0, out, re === rule.near))
+            rule.next = start + Math.max(1, m[0].length);
+          else if (m === null && onProse !== undefined && rule.id === 'generic-api-key')
+            onProse(text, start, i + 1);
+        } else {
+          if (rule.ws < 0) touched.push(rule);
+          addWindow(rule, text, start - WINDOW_BEFORE, i + 1 + WINDOW_AFTER, out);
+        }
+      }
+    }
+  };
+  // The bytes are in the WebAssembly skip's memory (the outermost scan's shared buffer): the loop
+  // below runs there and returns at each keyword's end.
+  if (codes !== null && usesByteSkip(codes)) {
+    const { run, state } = skip!;
+    let s = 0;
+    for (let i = run(0, n, 0); i >= 0; i = run(i + 1, n, s)) {
+      s = state();
+      outputs(i, OUT[s]!);
+    }
+    finish(touched, text, out);
+    return;
+  }
   let s = 0;
   for (let i = 0; i < n; i++) {
     if (s === 0) {
       // From the root a keyword can only start where the first three characters of one do (or a
       // two-character keyword): skip the other positions.
-      const j =
-        wasmNext !== null
-          ? wasmNext(i, n)
-          : codes !== null
-            ? nextStartIn(codes, i, n)
-            : nextStart(text, i, n);
+      const j = codes !== null ? nextStartIn(codes, i, n) : nextStart(text, i, n);
       if (j < 0) break;
       i = j;
       const c0 = text.charCodeAt(i);
@@ -605,36 +703,7 @@ export function scanPortedRules(
       continue;
     }
     const o = OUT[s]!;
-    if (o === 0) continue;
-    for (const w of OUT_LIST[o - 1]!) {
-      const start = i + 1 - KEYWORDS[w]!.length;
-      const li = LITERAL_OF[w]!;
-      if (li >= 0 && first !== undefined && first[li]! < 0) first[li] = start;
-      for (const rule of RULES_OF[w]!) {
-        if (rule.find === 'prefix' || rule.find === 'assign') {
-          if (start < rule.next) continue;
-          let re = rule.sticky;
-          if (rule.find === 'assign' && !operatorAfter(text, i + 1, codes)) {
-            if (rule.near === null) {
-              if (onProse !== undefined && rule.id === 'generic-api-key') onProse(text, start, i + 1);
-              continue;
-            }
-            re = rule.near;
-          }
-          re.lastIndex = start;
-          const m = re.exec(text);
-          // A match the allowlists reject does not hide the hits inside it (`api-key = x`, then
-          // `key = y`): what is found must not depend on what precedes the string.
-          if (m && accept(rule, text, m, 0, out, re === rule.near))
-            rule.next = start + Math.max(1, m[0].length);
-          else if (m === null && onProse !== undefined && rule.id === 'generic-api-key')
-            onProse(text, start, i + 1);
-        } else {
-          if (rule.ws < 0) touched.push(rule);
-          addWindow(rule, text, start - WINDOW_BEFORE, i + 1 + WINDOW_AFTER, out);
-        }
-      }
-    }
+    if (o !== 0) outputs(i, o);
   }
   finish(touched, text, out);
 }
@@ -659,7 +728,20 @@ export function asciiCodes(text: string, reuse = false): Uint8Array | null {
   let codes: Uint8Array;
   if (reuse && n <= SHARED_MAX) {
     if (skip === undefined) {
-      skip = createByteSkip(START_BITS, SHORT_BITS, START4_BITS, SHARED_MAX);
+      skip = createByteSkip(
+        START_BITS,
+        SHORT_BITS,
+        START4_BITS,
+        {
+          delta: DELTA,
+          hasOutput: Uint8Array.from(OUT, (o) => (o !== 0 ? 1 : 0)),
+          classOf: CLASS,
+          classes: K,
+          lastDepth1: LAST_DEPTH1,
+          start3: START3,
+        },
+        SHARED_MAX,
+      );
       if (skip !== null) shared = skip.bytes;
     }
     if (shared.length < n) shared = new Uint8Array(Math.min(SHARED_MAX, Math.max(n, 2 * shared.length)));

@@ -11,6 +11,8 @@ import {
 import {
   asciiCodes,
   LiteralHits,
+  OperatorReach,
+  operatorAfter,
   PORTED_RULES,
   scanPortedRules,
   usesByteSkip,
@@ -240,6 +242,66 @@ describe("the prose check's first test", () => {
         for (const e of ends) {
           const want = reference(text, e);
           expect(digits.after(e)).toBe(want);
+          if (want) yes++;
+          else no++;
+        }
+      }
+    }
+    expect(yes).toBeGreaterThan(1000);
+    expect(no).toBeGreaterThan(1000);
+  });
+});
+
+describe("the generic rule's operator check", () => {
+  // OperatorReach answers, for keywords in text order, what operatorAfter's read of up to 48
+  // identifier characters and blanks, then 5 more, answers.
+  it('gives what a read after each keyword gives, on bytes and on characters', () => {
+    const rng = mulberry32(48);
+    const pieces = [
+      ' ',
+      '\t',
+      '\n',
+      '"',
+      "'",
+      '\\',
+      '=',
+      ':',
+      '>',
+      '|',
+      '?',
+      ',',
+      '.',
+      '-',
+      '\u0000',
+      '\u00e9',
+    ];
+    let yes = 0;
+    let no = 0;
+    for (let n = 0; n < 40; n++) {
+      // half the texts are ASCII (read as bytes), half not
+      const ps = n % 2 === 0 ? pieces : pieces.slice(0, -1);
+      let text = '';
+      while (text.length < 4096 + Math.floor(rng() * 2000))
+        text +=
+          rng() < 0.3
+            ? ps[Math.floor(rng() * ps.length)]!
+            : rng() < 0.1
+              ? ' '.repeat(1 + Math.floor(rng() * 60))
+              : pick(rng, ALNUM, 1 + Math.floor(rng() * (rng() < 0.1 ? 70 : 12)));
+      // the positions a scan asks about, in order, with repeats and a few steps back
+      const ends: number[] = [];
+      for (let e = 1; e <= text.length; e += 1 + Math.floor(rng() * 30)) {
+        ends.push(e);
+        if (rng() < 0.05) ends.push(e);
+        if (rng() < 0.02) ends.push(Math.max(1, e - 100));
+      }
+      ends.push(text.length);
+      if (n % 2 === 1) expect(asciiCodes(text, false)).not.toBeNull();
+      for (const codes of [asciiCodes(text, false), null]) {
+        const reach = new OperatorReach(text, codes);
+        for (const e of ends) {
+          const want = operatorAfter(text, e, codes);
+          expect(reach.after(e)).toBe(want);
           if (want) yes++;
           else no++;
         }
