@@ -666,10 +666,10 @@ export function scanPortedRules(
   // below runs there and returns at each keyword's end.
   if (codes !== null && usesByteSkip(codes)) {
     const { run, state } = skip!;
-    let s = 0;
-    for (let i = run(0, n, 0); i >= 0; i = run(i + 1, n, s)) {
-      s = state();
+    for (let i = run(0, n, 0); i >= 0;) {
+      const s = state();
       outputs(i, OUT[s]!);
+      i = run(i + 1, n, s);
     }
     finish(touched, text, out);
     return;
