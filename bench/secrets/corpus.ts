@@ -73,6 +73,7 @@ import { RECALL_NEGATIVE_FORMATS, RECALL_SECRET_FORMATS } from './corpus-recall'
 import { BODY_NEGATIVE_FORMATS, BODY_SECRET_FORMATS } from './corpus-bodies';
 import { SHAPE_NEGATIVE_FORMATS, SHAPE_SECRET_FORMATS } from './corpus-shapes';
 import { GENERIC_NEGATIVE_FORMATS, GENERIC_SECRET_FORMATS } from './corpus-generic';
+import { STRUCTURE_NEGATIVE_FORMATS, STRUCTURE_SECRET_FORMATS } from './corpus-structure';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -407,6 +408,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...BODY_SECRET_FORMATS,
   ...SHAPE_SECRET_FORMATS,
   ...GENERIC_SECRET_FORMATS,
+  ...STRUCTURE_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -549,6 +551,7 @@ export const NEGATIVE_FORMATS: NegativeFormat[] = [
   ...BODY_NEGATIVE_FORMATS,
   ...SHAPE_NEGATIVE_FORMATS,
   ...GENERIC_NEGATIVE_FORMATS,
+  ...STRUCTURE_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

@@ -242,7 +242,7 @@ const CONTEXT_KEYWORDS = [
 ];
 // Name segments after a secret word that say the name holds something else: an id, a URL, a
 // length, a lifetime, a hash, a header name, a policy ... (PASSWORD_MIN_LENGTH, TOKEN_TTL, SECRET_ARN).
-const META_PART = `(?:${[
+export const META_WORDS = [
   'id',
   'ids',
   'url',
@@ -369,9 +369,8 @@ const META_PART = `(?:${[
   'keyid',
   'ok',
   'test',
-]
-  .map(ci)
-  .join('|')})`;
+];
+const META_PART = `(?:${META_WORDS.map(ci).join('|')})`;
 
 // A password in prose or a label: upper- and lower-case letters and a digit, 8 to 64 characters.
 const PASS_STRONG = `${MIXED_CASE}${OBJECT_ID}[A-Za-z0-9+/=_~!@#%^&*-][A-Za-z0-9+/=_.~!@#%^&*-]{6,62}[A-Za-z0-9+/=_~!@#%^&*-]`;
@@ -643,13 +642,13 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     { entropy: 2.5 },
   ),
   // ---- Secrets split across lines and string literals (fifth pass) ----------------------------
-  // A private key written one line per string: a JSON array of lines, concatenated literals
-  // ("...\n" + "..."), Python's implicit concatenation. The body lines after the armour are masked
+  // A private key written one line per string: a JSON array of lines, a YAML list of quoted lines,
+  // concatenated literals ("...\n" + "..."), Python's implicit concatenation. The body lines after the armour are masked
   // as one span (the whole-text PEM scan needs the armour lines to be adjacent).
   rule(
     'private-key',
     ['private key-----'],
-    `PRIVATE KEY-----${ESC_N}${Q}((?:[ \\t]{0,8}[+,&.]?[ \\t]{0,8}(?:${NL}${LINE_PREFIX})?(?:[+&.][ \\t]{0,8})?${Q}[A-Za-z0-9+/=]{16,100}${ESC_N}${Q}){1,200})`,
+    `PRIVATE KEY-----${ESC_N}${Q}((?:[ \\t]{0,8}[+,&.]?[ \\t]{0,8}(?:${NL}${LINE_PREFIX})?(?:[-+&.][ \\t]{0,8})?${Q}[A-Za-z0-9+/=]{16,100}${ESC_N}${Q}){1,200})`,
     { entropy: 0, block: true },
   ),
   // ---- Constructors that take a user and a password (C#, Java, the AWS SDKs) -------------------
@@ -691,7 +690,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['":[', '": [', "':[", "': [", '= [', '=['],
-    `(?<=(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}${SECRET_WORD}(?:[eE]?[sS])?\\\\?["']?[ \\t]{0,3})(?:["'])?[ \\t]{0,3}(?::|=)[ \\t]{0,3}\\[((?:\\s{0,8}${Q}${MIXED}[A-Za-z0-9+/=_.~-]{12,200}${Q}\\s{0,8},?){1,20})\\]`,
+    `(?<=(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}(?:${SECRET_WORD}|(?<=[a-z])Key)(?:[eE]?[sS])?\\\\?["']?[ \\t]{0,3})(?:["'])?[ \\t]{0,3}(?::|=)[ \\t]{0,3}\\[((?:\\s{0,40}${Q}${MIXED}[A-Za-z0-9+/=_.~-]{12,200}${Q}\\s{0,40},?){1,20})\\]`,
     { entropy: 3 },
   ),
   // YAML: tokens:\n  - value\n  - value
@@ -1113,6 +1112,14 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     ['token is ', 'token was ', 'secret is ', 'secret was '],
     `(?<!(?:${['request', 'trace', 'cursor', 'page', 'csrf', 'state', 'idempotency', 'sync', 'continuation'].map(ci).join('|')})[ _-]?)(?:${ci('token')}|${ci('secret')})[ \\t]+(?:is|was)[ \\t]*:?[ \\t]*(["'\`]?)(${UUID})\\1(?![A-Za-z0-9-])`,
     { group: 2, entropy: 0 },
+  ),
+  // A Gitea token (40 hex) handed to a client in code: SetToken("..."), WithToken("..."), .token("..."),
+  // and an f-string/template header value `f"token ..."`, `$"token ..."` (a bare 40-hex is never masked).
+  rule(
+    'authorization-header',
+    ['token(', 'f"token ', "f'token ", '$"token ', 'f\\"token ', '$\\"token ', '`token '],
+    `(?:${ci('token')}\\(\\s{0,3}${Q}|(?:[f$]${Q}|\`)${ci('token')}[ \\t]{1,3})([0-9a-f]{40})(?![0-9A-Za-z])`,
+    { group: 1, entropy: 2.5 },
   ),
   // CLI output aligned in columns: `Token:       <uuid>` (heroku authorizations:create), `Secret:  X`.
   rule(

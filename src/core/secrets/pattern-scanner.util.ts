@@ -12,6 +12,7 @@ import {
   PatternMatch,
   looksRandom,
 } from './pattern-rules.util';
+import { META_WORDS } from './keyword-rules';
 import { isPlaceholder } from './placeholder.util';
 import { asciiCodes, LiteralHits, namesProvider, scanPortedRules } from './ported-rules.util';
 
@@ -195,6 +196,30 @@ export function namesSecret(name: string): boolean {
   if (name.length > 64 || !SECRET_NAME_RE.test(name)) return false;
   if (!KEY_END_RE.test(name) || /(?:api|access|private|secret|account)[_-]?key/i.test(name)) return true;
   return !KEY_NAME_DENY.test(name.replace(/[_.-]?key(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i, ''));
+}
+
+// A variable named by its secret word first (TOKEN_PROD, PASSWORD_DB, SECRET_STAGING; not when a
+// later segment says the name holds something else: TOKEN_TTL, SECRET_NAME), or by a word for keying
+// material (HMAC, PEPPER, SALT, PAT, with an optional _KEY/_SECRET): what an Actions variable or an
+// env entry is named, its value then read as that name's.
+const SECRET_FIRST_RE =
+  /^(?:[A-Za-z0-9]{1,24}[_.-]){0,3}(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key)((?:[_.-][A-Za-z0-9]{1,24}){1,3})$/i;
+const KEYING_RE = /^(?:[A-Za-z0-9]{1,24}[_.-]){0,3}(?:hmac|pepper|salt|pat)(?:[_.-]?(?:key|secret))?$/i;
+const META_WORD_SET = new Set(META_WORDS);
+
+/** Whether a name of keying material (HMAC_KEY, PEPPER, SALT, PAT) names a variable. */
+export function namesKeying(name: string): boolean {
+  return name.length <= 64 && KEYING_RE.test(name);
+}
+
+/** Whether a variable name puts its secret word first or names keying material (see above). */
+export function namesSecretVariable(name: string): boolean {
+  if (name.length > 64) return false;
+  if (KEYING_RE.test(name)) return true;
+  const m = SECRET_FIRST_RE.exec(name);
+  if (m === null) return false;
+  for (const seg of m[1]!.slice(1).split(/[_.-]/)) if (META_WORD_SET.has(seg.toLowerCase())) return false;
+  return true;
 }
 
 /** A value assigned to a *_key name: long and random-looking, not a path, URL, id or public key. */
@@ -792,7 +817,8 @@ function proseValueOk(v: string): boolean {
     )
   )
     return false;
-  if (/^[a-z]+(?:[-_][a-z]+)*-?\d{1,4}$/.test(v)) return false; // a name with a number: staging-2, node12
+  // a name with a short number (staging-2, node12); letters and 3+ digits read as a password (hunter2024)
+  if (/^[a-z]+(?:[-_][a-z]+)*-?\d{1,2}$/.test(v)) return false;
   return looksRandom(v);
 }
 
@@ -1096,7 +1122,7 @@ function scanCredentialSyntax(
         const before = text.slice(Math.max(0, open - 8 - 2 * q.length), open);
         if (
           !(before.endsWith(`${q}name${q}:`) || before.endsWith(`${q}key${q}:`)) ||
-          !(namesSecret(name) || namesProvider(name))
+          !(namesSecret(name) || namesProvider(name) || namesSecretVariable(name))
         )
           continue;
         const from = i + anchor.length;

@@ -11,7 +11,14 @@ import { createHash } from 'node:crypto';
 
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
-import { acceptAssignedValue, keyStartsAssignment, namesSecret, scanText } from './pattern-scanner.util';
+import {
+  acceptAssignedValue,
+  keyStartsAssignment,
+  namesKeying,
+  namesSecret,
+  namesSecretVariable,
+  scanText,
+} from './pattern-scanner.util';
 import { namesProvider } from './ported-rules.util';
 import {
   DEFAULT_CONTAINER_POLICY,
@@ -530,11 +537,66 @@ function triggers(key: string): boolean {
   return t;
 }
 
+/**
+ * The `"key":` prefix for the string items of an array under `key` when the key, or its singular
+ * (`api_keys`, `signingKeys`, `tokens`), names secrets; else ''.
+ */
+function listPair(key: string): string {
+  let name = triggers(key) ? key : null;
+  if (name === null && key.length > 1 && (key.endsWith('s') || key.endsWith('S'))) {
+    const one = key.slice(0, -1);
+    if (triggers(one)) name = one;
+  }
+  return name === null ? '' : JSON.stringify(name) + ':';
+}
+
+// The armour line of a private key written alone in an array item (a JSON array of lines).
+const PEM_ITEM_BEGIN_RE = /^\s{0,8}-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----\s{0,4}$/;
+const PEM_ITEM_BODY_RE = /^\s{0,8}[A-Za-z0-9+/=]{16,100}\s{0,4}$/;
+const PEM_ITEM_HEADER_RE = /^\s{0,8}(?:[A-Za-z-]{2,30}: [^\n]{0,200}|)\s{0,4}$/;
+
+/**
+ * The indexes of the body lines of each private key written one line per item in `v` (the items
+ * after a BEGIN armour line up to the END line, header lines such as `Proc-Type:` and blank lines
+ * skipped); null when there is none. Only arrays with an item ending in `PRIVATE KEY-----` are read.
+ */
+function pemBodyItems(v: unknown[]): Set<number> | null {
+  let out: Set<number> | null = null;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (
+      typeof x !== 'string' ||
+      x.length > 80 ||
+      !x.includes('PRIVATE KEY-----') ||
+      !PEM_ITEM_BEGIN_RE.test(x)
+    )
+      continue;
+    const body: number[] = [];
+    let j = i + 1;
+    for (; j < v.length; j++) {
+      const y = v[j];
+      if (typeof y !== 'string') break;
+      if (PEM_ITEM_BODY_RE.test(y)) body.push(j);
+      else if (!PEM_ITEM_HEADER_RE.test(y)) break;
+    }
+    const end = v[j];
+    if (typeof end === 'string' && end.includes('-----END ') && end.includes('PRIVATE KEY')) {
+      out ??= new Set<number>();
+      for (const b of body) out.add(b);
+    }
+    i = j;
+  }
+  return out;
+}
+
 /** The `name` (or `key`) of an object that also has `data` or `value`, when it names a secret. */
 function siblingName(o: Record<string, unknown>): string | null {
   if (typeof o.data !== 'string' && typeof o.value !== 'string') return null;
   const n = typeof o.name === 'string' ? o.name : typeof o.key === 'string' ? o.key : null;
-  return n !== null && (namesSecret(n) || namesProvider(n)) ? n : null;
+  if (n === null) return null;
+  if (namesSecret(n) || namesProvider(n)) return n;
+  // keying material the rules do not read by its word: scanned as that name's secret
+  return namesSecretVariable(n) ? (namesKeying(n) ? `${n}_SECRET` : n) : null;
 }
 
 // Shortest string any pattern can match (a URL with a one-character password: `a://:pq@`).
@@ -573,6 +635,11 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
   const contParent: number[] = [-1];
   const contKey: Array<string | number> = [0];
   const contDepth: number[] = [0];
+  // The `"key":` prefix the string items of an array get when the array's key names secrets
+  // (`"api_keys": [...]`, `"signingKeys": [...]`): each item is scanned as that key's value.
+  const contPair: string[] = [''];
+  // Slots holding the body lines of a private key written one line per array item (masked whole).
+  const pemSlots: number[] = [];
   // Slots: gathered strings. slotCont -1 marks an object key; slotPair the `"key":` prefix of a value
   // scanned as a pair (else '').
   const texts: string[] = [];
@@ -639,16 +706,32 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     const v = conts[c]!;
     const depth = contDepth[c]! + 1;
     if (Array.isArray(v)) {
+      const pre = contPair[c]!;
+      const pem = patterns ? pemBodyItems(v) : null;
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
         if (typeof x === 'string') {
-          if (x.length >= minLen) addValue(x, c, i);
+          if (pem !== null && pem.has(i)) {
+            pemSlots.push(texts.length);
+            texts.push(x);
+            slotCont.push(c);
+            slotKey.push(i);
+            slotPair.push('');
+            weights.push(1);
+          } else if (pre !== '') {
+            texts.push(x);
+            slotCont.push(c);
+            slotKey.push(i);
+            slotPair.push(pre);
+            weights.push(1);
+          } else if (x.length >= minLen) addValue(x, c, i);
         } else if (x !== null && typeof x === 'object') {
           if (depth > MAX_WALK_DEPTH) return null;
           stack.push(conts.push(x) - 1);
           contParent.push(c);
           contKey.push(i);
           contDepth.push(depth);
+          contPair.push('');
         }
       }
       continue;
@@ -682,6 +765,7 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
         contParent.push(c);
         contKey.push(k);
         contDepth.push(depth);
+        contPair.push(patterns && Array.isArray(x) ? listPair(k) : '');
       }
     }
   }
@@ -715,6 +799,14 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     redactions += r.redactions;
     masks += r.masks;
     b0 = b1;
+  }
+  // The body lines of a key written one line per item: no pattern sees the armour beside them.
+  for (const i of pemSlots) {
+    if (changed[i] === 1) continue;
+    texts[i] = formatMask('private-key', texts[i]!, 0);
+    changed[i] = 1;
+    masks++;
+    kinds.add('private-key');
   }
   if (redactions === 0 && masks === 0) return { value: root, redactions, masks, kinds };
 

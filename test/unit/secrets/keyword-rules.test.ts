@@ -403,3 +403,73 @@ describe('rules that generalise (eighth pass)', () => {
     ).toEqual([]);
   });
 });
+
+describe('JSON structure and names (ninth pass)', () => {
+  const key = (n: number): string => 'Q' + 'x' + randomWord(n - 3) + '7';
+  const body = (n: number): string[] => Array.from({ length: n }, () => randomWord(64));
+  const armour = (word: string, label: string): string => ['-----', word, ' ', label, '-----'].join('');
+  const walked = (value: unknown): string => JSON.stringify(scrubResult(value, ctx).value);
+
+  it('masks the items of an array under a secret name in a parsed body, not ids under key-like names', () => {
+    const a = [key(32), key(32)];
+    for (const value of [{ api_keys: a }, { jwt: { signingKeys: a } }, { bot: { tokens: a } }]) {
+      const out = walked(value);
+      expect({ value, kept: a.filter((s) => out.includes(s)) }).toEqual({ value, kept: [] });
+    }
+    const ids = {
+      keys: ['id', 'name'],
+      token_scopes: ['read:repository'],
+      cache_keys: ['deps-0a1b2c3d4e5f'],
+    };
+    expect(scrubResult(ids, ctx).value).toBe(ids);
+  });
+
+  it('masks a private key written one line per array item, not a public key or certificate', () => {
+    const b = body(3);
+    const key1 = [armour('BEGIN', 'RSA PRIVATE KEY'), ...b, armour('END', 'RSA PRIVATE KEY')];
+    for (const value of [{ tls: { key: key1 } }, key1, { lines: key1.map((l) => l + '\n') }]) {
+      const out = walked(value);
+      expect(b.filter((l) => out.includes(l))).toEqual([]);
+    }
+    const pub = { pub: [armour('BEGIN', 'PUBLIC KEY'), ...b, armour('END', 'PUBLIC KEY')] };
+    expect(scrubResult(pub, ctx).value).toBe(pub);
+    // a YAML list of quoted lines, as text
+    const yaml = 'key:\n' + key1.map((l) => `  - "${l}"`).join('\n');
+    expect(b.filter((l) => scrubText(yaml, ctx).value.includes(l))).toEqual([]);
+  });
+
+  it('reads an Actions variable named secret-first or by keying material, not a meta name', () => {
+    const hex = giteaToken();
+    const s = key(32);
+    for (const [name, data] of [
+      ['TOKEN_PROD', hex],
+      ['PASSWORD_REPLICA', s],
+      ['PEPPER', s],
+      ['SALT', s],
+      ['PAT', s],
+    ] as const) {
+      const v = { name, data, description: '' };
+      expect({ name, masked: !walked(v).includes(data) }).toEqual({ name, masked: true });
+    }
+    for (const [name, data] of [
+      ['TOKEN_TTL', '3600'],
+      ['SECRET_NAME', 'db-credentials-01'],
+      ['SALT_ROUNDS', '12'],
+    ] as const) {
+      const v = { name, data };
+      expect(scrubResult(v, ctx).value).toBe(v);
+    }
+  });
+
+  it('masks a Gitea token handed to a client in code, not a SHA passed to a call', () => {
+    const t = giteaToken();
+    expect(masked(`gitea.NewClient(url, gitea.SetToken("${t}"))`, t)).toBe(true);
+    expect(masked(`headers = {"Authorization": f"token ${t}"}`, t)).toBe(true);
+    expect(scanText(`c.GetCommit(owner, repo, "${t}")`)).toEqual([]);
+  });
+
+  it('masks a prose password of letters then 3+ digits, not a name with a short number', () => {
+    expect(masked('the admin password is kqzmwprtv4821 until Friday', 'kqzmwprtv4821')).toBe(true);
+    expect(scanText('the token is node12 now; the password is staging-2')).toEqual([]);
+  });
+});
