@@ -2,7 +2,8 @@
 // [--calls N] [--only <version>]`: the added latency at c=1 over a direct call (issue 18's
 // p50 <= 1 ms, p99 <= 5 ms), for each protocol revision and both tools of the full bench (repoGet,
 // issueListIssues), with the same plain JSON-RPC client, and the sidecar's CPU per call at c=1
-// (wall time minus CPU is what the call waited for). With --main, a second sidecar of another build
+// (wall time minus CPU is what the call waited for; the main thread's alone, per round, is the
+// figure the event loop's own work moves). With --main, a second sidecar of another build
 // runs beside this one and the rounds interleave both, so a before/after shares the minutes
 // (`--this <main.js>` replaces this build, `--tool <name>` keeps one tool).
 import { forkUpstream } from '../lib/fork-server';
@@ -19,7 +20,13 @@ import {
 } from '../load/jsonrpc-client';
 import { httpCall } from '../load/http-call';
 import { runLoad, type Call } from '../load/load-runner';
-import { BENCH_MCP_TOKEN, readCpuMs, startSidecar, type Sidecar } from '../sidecar/sidecar-process';
+import {
+  BENCH_MCP_TOKEN,
+  readCpuMs,
+  readMainThreadCpuMs,
+  startSidecar,
+  type Sidecar,
+} from '../sidecar/sidecar-process';
 import { BENCH_OWNER, BENCH_REPO } from '../upstream/fake-gitea';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -48,6 +55,8 @@ type Target = {
   pid?: number;
   lat: number[];
   cpuMs: number;
+  /** The main thread's CPU per call in each round (the median of rounds is steadier than the sum). */
+  mainPerRound: number[];
   calls: number;
   errors: number;
   firstError: string | null;
@@ -94,6 +103,7 @@ async function main(): Promise<void> {
           call: httpCall(upstream.url, t.http),
           lat: [],
           cpuMs: 0,
+          mainPerRound: [],
           calls: 0,
           errors: 0,
           firstError: null,
@@ -112,6 +122,7 @@ async function main(): Promise<void> {
             pid: sc.pid,
             lat: [],
             cpuMs: 0,
+            mainPerRound: [],
             calls: 0,
             errors: 0,
             firstError: null,
@@ -122,8 +133,13 @@ async function main(): Promise<void> {
         const order = r % 2 === 0 ? targets : [...targets].reverse();
         for (const target of order) {
           const c0 = target.pid ? readCpuMs(target.pid) : 0;
+          const m0 = target.pid ? readMainThreadCpuMs(target.pid) : 0;
           const res = await runLoad(target.call, { concurrency: 1, maxCalls: calls, maxMs: 4000 });
-          if (target.pid) target.cpuMs += readCpuMs(target.pid) - c0;
+          if (target.pid) {
+            target.cpuMs += readCpuMs(target.pid) - c0;
+            const n = res.latenciesMs.length + res.errors;
+            if (n > 0) target.mainPerRound.push((readMainThreadCpuMs(target.pid) - m0) / n);
+          }
           target.lat.push(...res.latenciesMs);
           target.calls += res.latenciesMs.length + res.errors;
           target.errors += res.errors;
@@ -133,7 +149,7 @@ async function main(): Promise<void> {
       const ref = summarize(targets[0]!.lat);
       process.stdout.write(
         `\n${t.tool}: direct p50 ${ref.p50.toFixed(2)} / p99 ${ref.p99.toFixed(2)} ms (${ref.count} calls)\n` +
-          '| target | p25 / p50 / p99 | added p25 / p50 / p99 | wall per call (mean) | server CPU per call | errors |\n|---|---|---|---|---|---|\n',
+          '| target | p25 / p50 / p99 | added p25 / p50 / p99 | wall per call (mean) | server CPU per call | main thread, median of rounds | errors |\n|---|---|---|---|---|---|---|\n',
       );
       for (const target of targets.slice(1)) {
         const s = summarize(target.lat);
@@ -143,7 +159,7 @@ async function main(): Promise<void> {
         const add25 = p25 - percentile(targets[0]!.lat, 25);
         process.stdout.write(
           `| ${target.name} | ${p25.toFixed(2)} / ${s.p50.toFixed(2)} / ${s.p99.toFixed(2)} ms | ${add25.toFixed(2)} / ${add.p50.toFixed(2)} / ${add.p99.toFixed(2)} ms | ` +
-            `${s.mean.toFixed(2)} ms | ${(target.cpuMs / Math.max(1, target.calls)).toFixed(2)} ms | ${target.errors}${target.firstError ? ` (${target.firstError.slice(0, 60)})` : ''} |\n`,
+            `${s.mean.toFixed(2)} ms | ${(target.cpuMs / Math.max(1, target.calls)).toFixed(2)} ms | ${percentile(target.mainPerRound, 50).toFixed(3)} ms | ${target.errors}${target.firstError ? ` (${target.firstError.slice(0, 60)})` : ''} |\n`,
         );
       }
     }

@@ -81,6 +81,20 @@ export function readCpuMs(pid: number): number {
   }
 }
 
+/**
+ * CPU time (ms) of a live process's main thread alone (the event loop: every request's own work),
+ * without V8's helper threads, the embedded database thread or the scan workers; NaN elsewhere.
+ */
+export function readMainThreadCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Resident set size of a live process from /proc (Linux); null elsewhere or when gone. */
 export function readRss(pid: number): number | null {
   try {
