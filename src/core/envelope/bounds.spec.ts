@@ -29,4 +29,67 @@ describe('applyBounds', () => {
     expect(truncated).toBe(false);
     expect(JSON.parse(text)).toEqual(envelope(data));
   });
+
+  describe('the list cursor', () => {
+    const placeholder = '~cursor~0123456789abcdef'.padEnd(60, '~');
+    const value = 'v'.repeat(36);
+    const withCursor = (data: unknown[]): Envelope => ({
+      ...envelope(data),
+      pagination: { page: 1, limit: 3, total_count: 9, next_page: 2, last_page: 3 },
+    });
+    const cursored = (data: unknown[]) => {
+      const e = withCursor(data);
+      (e.pagination as Record<string, unknown>).next_cursor = placeholder;
+      return e;
+    };
+
+    it('is put in place of the placeholder when nothing is cut, in the text the bounds return', () => {
+      const r = applyBounds(cursored([1, 2, 3]), {
+        maxItems: 5,
+        maxChars: 100_000,
+        cursor: { placeholder, value },
+      });
+      expect(r.cursorPlaced).toBe(true);
+      expect(r.truncated).toBe(false);
+      expect(r.keptItems).toBe(3);
+      expect(r.text).not.toContain(placeholder);
+      const out = JSON.parse(r.text) as { pagination: { next_cursor: string } };
+      expect(out.pagination.next_cursor).toBe(value);
+      // The same text as with the placeholder replaced afterwards.
+      const before = applyBounds(cursored([1, 2, 3]), { maxItems: 5, maxChars: 100_000 });
+      expect(r.text).toBe(before.text.replace(JSON.stringify(placeholder), JSON.stringify(value)));
+    });
+
+    it('stays a placeholder when items are cut, for the caller to replace with the cursor after them', () => {
+      const r = applyBounds(cursored([1, 2, 3, 4]), {
+        maxItems: 2,
+        maxChars: 100_000,
+        cursor: { placeholder, value },
+      });
+      expect(r.cursorPlaced).toBeFalsy();
+      expect(r.keptItems).toBe(2);
+      expect(r.text).toContain(JSON.stringify(placeholder));
+    });
+
+    it('is measured with the placeholder length: a text that fits only with the shorter cursor is cut', () => {
+      const data = Array.from({ length: 3 }, (_, i) => `item-${i}`);
+      const withPlaceholder = applyBounds(cursored(data), { maxItems: 5, maxChars: 100_000 }).text.length;
+      // Room for the text with the cursor (shorter) but not with the placeholder.
+      const maxChars = withPlaceholder - 1;
+      const r = applyBounds(cursored(data), { maxItems: 5, maxChars, cursor: { placeholder, value } });
+      const before = applyBounds(cursored(data), { maxItems: 5, maxChars });
+      expect(r.cursorPlaced).toBeFalsy();
+      expect(r.truncated).toBe(true);
+      expect(r.text).toBe(before.text);
+      expect(r.keptItems).toBe(before.keptItems);
+      // At exactly the placeholder's length, it fits and the cursor is placed.
+      const fits = applyBounds(cursored(data), {
+        maxItems: 5,
+        maxChars: withPlaceholder,
+        cursor: { placeholder, value },
+      });
+      expect(fits.cursorPlaced).toBe(true);
+      expect(fits.text.length).toBe(withPlaceholder - (placeholder.length - value.length));
+    });
+  });
 });

@@ -7,6 +7,13 @@ export type BoundsLimits = {
   maxChars: number;
   /** The property that holds the list when the data wraps it (catalogue `listField`). */
   listField?: string | null;
+  /**
+   * The list's continuation cursor (result shaping): `pagination.next_cursor` holds `placeholder`,
+   * which is at least as long as any cursor of the call. When no item is cut and the text with the
+   * placeholder would fit, `value` (the cursor for "every item kept") is put in its place and the
+   * result says `cursorPlaced`; otherwise the placeholder stays for the caller to replace.
+   */
+  cursor?: { placeholder: string; value: string } | null;
 };
 
 export type Truncation = {
@@ -88,6 +95,8 @@ export function applyBounds(
   truncated: boolean;
   /** Items of the result's list (top level or wrapped) still held (null when the data is no list). */
   keptItems: number | null;
+  /** `limits.cursor.value` is in the text (nothing was cut). */
+  cursorPlaced?: boolean;
 } {
   const items: NonNullable<Truncation['items']> = [];
   const data = trimItems(envelope.data, limits.maxItems, items);
@@ -101,6 +110,14 @@ export function applyBounds(
       ...result,
       truncated: { items, hint: pagingHint(result, top ? top.returned : null) } satisfies Truncation,
     };
+  }
+  const cursor = limits.cursor;
+  const pagination = result.pagination as (Envelope['pagination'] & { next_cursor?: unknown }) | undefined;
+  if (!items.length && cursor && pagination?.next_cursor === cursor.placeholder) {
+    // The same decision as with the placeholder in the text, without a second pass to replace it.
+    const placed = JSON.stringify({ ...result, pagination: { ...pagination, next_cursor: cursor.value } });
+    if (placed.length + (cursor.placeholder.length - cursor.value.length) <= limits.maxChars)
+      return { text: placed, truncated: false, keptItems: keptOf(result.data), cursorPlaced: true };
   }
   let text = JSON.stringify(result);
   if (text.length <= limits.maxChars)

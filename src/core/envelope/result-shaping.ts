@@ -38,7 +38,15 @@ export function shapeResult(
     /** Where a text body lies in the whole text (a Range window, a cut body). */
     window?: TextWindow;
   },
-): { envelope: ShapedEnvelope; finish(text: string, keptItems: number | null): string } {
+): {
+  envelope: ShapedEnvelope;
+  /**
+   * The list's cursor when the bounds keep every item (applyBounds puts it in place of the
+   * placeholder, see BoundsLimits.cursor); null when the result has no list cursor.
+   */
+  cursor: { placeholder: string; value: string } | null;
+  finish(text: string, keptItems: number | null, cursorPlaced?: boolean): string;
+} {
   const { options, offset } = ctx.call;
   const subject = cursorSubject(ctx.identity);
   const meta: Partial<ShapedEnvelope> = {};
@@ -114,11 +122,15 @@ export function shapeResult(
     fields: options.fields,
     format: options.format,
   });
+  // The cursor for "every item kept" is the one almost every call returns: encoded once here, and
+  // put in place of the placeholder by the bounds, which measure the text with the placeholder's
+  // length (so that any other cursor fits too) and leave it only when they cut the list.
   let placeholder: string | null = null;
+  let full: string | null = null;
   let pagination = p as ShapedEnvelope['pagination'];
   if (p && p.next_page !== null && pageable && listLength > 0) {
-    const provisional = ctx.cursors.encode(nextState(p.next_page, p.limit), subject);
-    placeholder = `~cursor~${randomBytes(8).toString('hex')}`.padEnd(provisional.length + 24, '~');
+    full = ctx.cursors.encode(nextState(p.next_page, p.limit), subject);
+    placeholder = `~cursor~${randomBytes(8).toString('hex')}`.padEnd(full.length + 24, '~');
     pagination = { ...p, next_cursor: placeholder };
   }
 
@@ -138,15 +150,15 @@ export function shapeResult(
 
   return {
     envelope: shaped,
-    finish(text, keptItems) {
+    cursor: placeholder && full ? { placeholder, value: full } : null,
+    finish(text, keptItems, cursorPlaced = false) {
       if (!placeholder || !p) return text;
-      const page = p.page ?? 1;
-      const limit = p.limit ?? listLength;
       const kept = keptItems ?? listLength;
-      const next =
-        kept >= listLength ? { page: p.next_page!, limit: p.limit } : continuation(page, limit, kept);
+      if (kept >= listLength)
+        return cursorPlaced ? text : text.replace(JSON.stringify(placeholder), JSON.stringify(full));
+      const next = continuation(p.page ?? 1, p.limit ?? listLength, kept);
       const cursor = ctx.cursors.encode(nextState(next.page, next.limit), subject);
-      return text.replace(JSON.stringify(placeholder), JSON.stringify(cursor));
+      return text.replace(JSON.stringify(cursorPlaced ? full : placeholder), JSON.stringify(cursor));
     },
   };
 }

@@ -3,6 +3,7 @@
 import type { CallIdentity, GiteaRequest, GiteaResponse } from '../ports';
 import type { ToolSettings } from './tool-settings';
 import { secretsScrubber, testToolService } from '../testing/tool-service-fixture';
+import { CursorCodec } from '../envelope/cursor';
 
 const alice: CallIdentity = {
   login: 'alice',
@@ -165,6 +166,27 @@ describe('continuation cursor (point 5)', () => {
     });
     const rawNext = await t.call('gitea_api_request', { cursor: raw.json.pagination.next_cursor });
     expect(rawNext.json.data[0].number).toBe(41);
+  });
+
+  it('signs the cursor of a list once when the bounds keep every item, and again only when they cut', async () => {
+    const encode = jest.spyOn(CursorCodec.prototype, 'encode');
+    try {
+      const t = setup(pullsReply);
+      const whole = await t.call('repoListPullRequests', { owner: 'acme', repo: 'webapp', limit: 30 });
+      expect(whole.json.data).toHaveLength(30);
+      expect(whole.content[0]!.text).not.toContain('~cursor~');
+      expect(encode).toHaveBeenCalledTimes(1);
+      const next = await t.call('repoListPullRequests', { cursor: whole.json.pagination.next_cursor });
+      expect(next.json.data[0].number).toBe(31);
+      encode.mockClear();
+      const cut = setup(pullsReply, { maxResponseItems: 7 });
+      const first = await cut.call('repoListPullRequests', { owner: 'acme', repo: 'webapp', limit: 30 });
+      expect(first.json.data).toHaveLength(7);
+      expect(first.content[0]!.text).not.toContain('~cursor~');
+      expect(encode).toHaveBeenCalledTimes(2); // every item kept (not used), then after the 7 kept
+    } finally {
+      encode.mockRestore();
+    }
   });
 
   it('continues exactly after the items the bounds kept when they cut a page', async () => {

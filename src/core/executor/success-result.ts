@@ -167,9 +167,10 @@ export async function finishSuccess(input: SuccessInput, deps: SuccessDeps): Pro
     maxItems: limits.maxResponseItems,
     maxChars: limits.maxResponseChars,
     listField: op.listField,
+    cursor: shaped.cursor,
   });
   return {
-    text: shaped.finish(bounded.text, bounded.keptItems),
+    text: shaped.finish(bounded.text, bounded.keptItems, bounded.cursorPlaced),
     isError: false,
     kind: null,
     counts: { redactions: scrubbed.redactions, masks: scrubbed.masks, blocked: false },
