@@ -171,6 +171,27 @@ describe('McpEndpoint: the call exit of the fast paths runs after the answer is 
     ]);
   });
 
+  it('answers with the exact byte length of a body with characters outside ASCII', async () => {
+    const headers = await legacySession('2025-11-25');
+    const owner = 'Øresund-仓库-😀';
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...base, ...headers },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'repoGet', arguments: { owner } },
+      }),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('content-length')).toBe(String(bytes.length));
+    const json = JSON.parse(bytes.toString('utf8'));
+    expect(JSON.parse(json.result.content[0].text)).toEqual({ args: { owner } });
+    expect(records).toHaveLength(1);
+  });
+
   it('2026-07-28: one record per call, made after the answer', async () => {
     for (const [id, name] of [
       [1, 'repoGet'],

@@ -583,9 +583,12 @@ export class McpEndpoint {
   }
 
   // A known length: Node sends head and body in one write instead of chunked encoding's several.
+  // The body is encoded once, as bytes: a string would be measured (flattened) for the length, then
+  // joined to the head and flattened again for the write.
   private writeJson(res: ServerResponse, text: string): void {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
+    const body = Buffer.from(text, 'utf8');
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
   }
 
   private reject(
