@@ -53,16 +53,39 @@ const NOT_A_VALUE = {
 };
 
 type Find = PortedRuleSource['find'];
+/**
+ * A cheap necessary condition of a prefix rule's pattern at a keyword (ported-rules.util.ts checks it
+ * before running the regex, which most keywords in prose fail after a few characters): the pattern
+ * can only match from the keyword's start when one of the given conditions holds. Each bound is the
+ * longest the pattern allows, worked out next to the rule; a test checks it on generated text.
+ */
+export type RuleNeeds = {
+  /** a ':' or '=' within this many characters from the keyword's start */
+  operatorWithin?: number;
+  /**
+   * or a digit from the keyword's start on, before the first white space or quote at or after this
+   * many characters from it (the value, which starts within that many characters, holds a digit)
+   */
+  digitTokenWithin?: number;
+};
 /** A rule of this file: its mask kind (several rules may share one) and its pattern. */
-export type KeywordRuleSource = PortedRuleSource & { kind: string; block?: boolean };
+export type KeywordRuleSource = PortedRuleSource & { kind: string; block?: boolean; needs?: RuleNeeds };
 let serial = 0;
 function rule(
   kind: string,
   keywords: string[],
   regex: string,
-  opts: { group?: number; entropy?: number; find?: Find; values?: boolean; block?: boolean } = {},
+  opts: {
+    group?: number;
+    entropy?: number;
+    find?: Find;
+    values?: boolean;
+    block?: boolean;
+    needs?: RuleNeeds;
+  } = {},
 ): KeywordRuleSource {
   return {
+    ...(opts.needs ? { needs: opts.needs } : {}),
     block: opts.block ?? false,
     // ids are unique and never one of gitleaks' (its examples are scored by rule id)
     id: `aegis-${kind}-${++serial}`,
@@ -754,7 +777,9 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     ['secret', 'pass', 'pwd', 'token'],
     `${SECRET_WORD}(?:[_.-]?(?:${ci('key')}(?:[_-]?${ci('base')})?|${ci('value')}|${ci('string')}|[0-9]))?\\\\?["']?[ \\t]{0,3}(?:=>|:=|=|:)[ \\t]{0,3}(${Q})(?=[^"'\\s\\\\\\u0000]{0,199}[!@#%^&*()=+])${MIXED}${NO_PLACEHOLDER}(?!\\$[A-Za-z_{(]|%[A-Za-z_(])([^\\s"'\\\\<>{}[\\]\\u0000]{16,200})\\1`,
     // Brackets make the shared placeholder check refuse a value: the pattern checks placeholders itself.
-    { group: 2, entropy: 3.5, values: true, block: true },
+    // The operator comes at most 25 characters on: the secret word (11: `credentials`), its suffix
+    // (9: `_key_base`), a backslash, a quote and 3 blanks.
+    { group: 2, entropy: 3.5, values: true, block: true, needs: { operatorWithin: 26 } },
   ),
   // Personal access tokens under a *_PAT name: REGISTRY_PAT=..., "GITEA_PAT": "...".
   rule(
@@ -915,7 +940,10 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     'secret-assignment',
     CONTEXT_KEYWORDS,
     `(?:${ci('pass')}(?:${ci('word')}|${ci('wd')}|${ci('phrase')}|${ci('code')})[sS]?(?=[\\s:"'\`*|])(?:\\\\?["'])?(?:\\*\\*|__)?(?::(?:\\*\\*|__)?[ \\t]{0,3}|[ \\t]{1,3}(?:(?:->|=>|-|=|\\|)[ \\t]{1,3})?)(?:\\*\\*|\`)?(${PASS_STRONG})(?![A-Za-z0-9+/=_~!@#%^&*-])|${CONTEXT_WORD}(?:(?=[\\s:"'\`*|])(?:\\\\?["'])?(?:\\*\\*|__)?(?::(?:\\*\\*|__)?[ \\t]{0,3}|[ \\t]{1,3}(?:(?:->|=>|-|=|\\|)[ \\t]{1,3})?)(?:(?:${Q}|\`)${QUOTED_VALUE}(?:${Q}|\`)|(${STRONG}))(?![A-Za-z0-9+/=_~-])|(?:\\*\\*|__)?:(?:\\*\\*|__)?[ \\t]*${NL}(?:${LINE_PREFIX}${NL})?(?:${LINE_PREFIX}\`\`\`[A-Za-z]{0,10}[ \\t]*${NL})?${LINE_PREFIX}(?:\`{1,3}|[ \\t]{2,})?(${STRONG})(?![A-Za-z0-9+/=_~-])))`,
-    { entropy: 3, values: true },
+    // Every value starts with MIXED_CASE (a digit before the next white space or quote) at most 37
+    // characters on: the word (23: `private_key` + `s` + `_access_key`), a quote, `**`, a separator
+    // (8: 3 blanks, `->`, 3 blanks) and the value's quote (2); or a ':' ends the label, at most 25 on.
+    { entropy: 3, values: true, needs: { operatorWithin: 26, digitTokenWithin: 37 } },
   ),
   // Prose for the pass phrase words, which the generic keyword's prose does not read: "the
   // passphrase for the backup is X".

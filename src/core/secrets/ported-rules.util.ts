@@ -16,7 +16,7 @@ import {
   type PortedRuleSource,
 } from './gitleaks-rules.generated';
 import { createByteSkip, type ByteSkip } from './byte-skip.util';
-import { KEYWORD_RULES, PROVIDER_NAME_WORDS } from './keyword-rules';
+import { KEYWORD_RULES, PROVIDER_NAME_WORDS, type RuleNeeds } from './keyword-rules';
 import type { PatternMatch } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
 
@@ -44,6 +44,8 @@ type Rule = {
   we: number;
   /** prefix rules: no new match may start before this (the end of the last one) */
   next: number;
+  /** prefix rules: a necessary condition checked before the regex runs (keyword-rules.ts), or null */
+  needs: RuleNeeds | null;
 };
 
 // Characters a window before a keyword may span, and after it. gitleaks' semi-generic pattern
@@ -84,7 +86,7 @@ const endAtNul = (re: string): string =>
   re.replaceAll('|$)', '|$|\\u0000)').replaceAll('(?:^|[', '(?:^|\\u0000|[');
 
 // gitleaks' rules, then the engine's own keyword rules (keyword-rules.ts) in the same shape.
-const RULE_SOURCES: Array<PortedRuleSource & { kind?: string; block?: boolean }> = [
+const RULE_SOURCES: Array<PortedRuleSource & { kind?: string; block?: boolean; needs?: RuleNeeds }> = [
   ...GITLEAKS_RULES.map((r) => ({ ...r, regex: endAtNul(r.regex), near: endAtNul(r.near) })),
   ...KEYWORD_RULES,
 ];
@@ -110,6 +112,7 @@ export const PORTED_RULES: Rule[] = RULE_SOURCES.map((r) => ({
   ws: -1,
   we: -1,
   next: 0,
+  needs: r.find === 'prefix' && r.needs ? r.needs : null,
 }));
 
 const GLOBAL_ALLOW: Allow = {
@@ -609,6 +612,108 @@ OPERATOR_CLASS[32] = OPERATOR_CLASS[9] = OP_BLANK;
 for (const c of [61, 62, 58, 124, 63, 44]) OPERATOR_CLASS[c] = OP_OPERATOR;
 for (const c of [34, 39, 92, 10, 13]) OPERATOR_CLASS[c] = OP_BETWEEN;
 
+/** Whether a rule's RuleNeeds hold at `start` (the reference form: NeedChecks answers the same). */
+export function needsHold(needs: RuleNeeds, text: string, start: number): boolean {
+  const n = text.length;
+  if (needs.operatorWithin !== undefined) {
+    for (let j = start, max = Math.min(n, start + needs.operatorWithin); j < max; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 58 || c === 61) return true;
+    }
+  }
+  if (needs.digitTokenWithin !== undefined) {
+    let x = start + needs.digitTokenWithin;
+    while (x < n && !isBreak(text.charCodeAt(x))) x++;
+    for (let j = start; j < x && j < n; j++) {
+      const c = text.charCodeAt(j);
+      if (c >= 48 && c <= 57) return true;
+    }
+  }
+  return needs.operatorWithin === undefined && needs.digitTokenWithin === undefined;
+}
+
+/** ASCII white space and the quotes: where a value's MIXED_CASE look-ahead stops (a subset of it). */
+const isBreak = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 34 || c === 39 || c === 96;
+
+/**
+ * needsHold over one text, for keywords asked about in text order (a later keyword may start a few
+ * characters before an earlier one): the next ':', '=' and digit are found with native searches and
+ * remembered, so one search serves every keyword before what it found; a step back is checked over
+ * the characters stepped back only. The searches together read the text about once.
+ */
+export class NeedChecks {
+  private readonly colon = new NextOf(':');
+  private readonly equals = new NextOf('=');
+  private readonly digit = new NextOf(null);
+  // the first break at or after a position (the end of the token there), remembered likewise
+  private breakFrom = -1;
+  private breakAt = -1;
+
+  constructor(
+    private readonly text: string,
+    private readonly codes: Uint8Array | null,
+  ) {}
+
+  hold(needs: RuleNeeds, start: number): boolean {
+    const text = this.text;
+    if (needs.operatorWithin !== undefined) {
+      const limit = Math.min(text.length, start + needs.operatorWithin); // text.length: none found
+      if (this.colon.from(text, start) < limit || this.equals.from(text, start) < limit) return true;
+    }
+    if (needs.digitTokenWithin !== undefined) {
+      const x = this.breakAfter(start + needs.digitTokenWithin);
+      if (this.digit.from(text, start) < x) return true;
+    }
+    return needs.operatorWithin === undefined && needs.digitTokenWithin === undefined;
+  }
+
+  private breakAfter(from: number): number {
+    const { text, codes } = this;
+    const n = text.length;
+    if (from >= n) return n;
+    if (from >= this.breakFrom && from <= this.breakAt) return this.breakAt;
+    if (from < this.breakFrom) {
+      for (let j = from; j < this.breakFrom; j++)
+        if (isBreak(codes !== null ? codes[j]! : text.charCodeAt(j))) return j;
+      return this.breakAt;
+    }
+    let j = from;
+    while (j < n && !isBreak(codes !== null ? codes[j]! : text.charCodeAt(j))) j++;
+    this.breakFrom = from;
+    this.breakAt = j;
+    return j;
+  }
+}
+
+const DIGIT_G = /[0-9]/g;
+/** The next position of a character (a digit when null) from a position on, remembered (see NeedChecks). */
+class NextOf {
+  private f = -1;
+  private at = -1;
+
+  constructor(private readonly ch: string | null) {}
+
+  from(text: string, from: number): number {
+    if (from >= this.f && from <= this.at) return this.at;
+    if (from < this.f) {
+      for (let j = from; j < this.f; j++) {
+        const c = text.charCodeAt(j);
+        if (this.ch === null ? c >= 48 && c <= 57 : c === this.ch.charCodeAt(0)) return j;
+      }
+      return this.at;
+    }
+    let p: number;
+    if (this.ch !== null) p = text.indexOf(this.ch, from);
+    else {
+      DIGIT_G.lastIndex = from;
+      p = DIGIT_G.exec(text)?.index ?? -1;
+    }
+    this.f = from;
+    this.at = p < 0 ? text.length : p;
+    return this.at;
+  }
+}
+
 /**
  * Called for each keyword of gitleaks' generic rule (password, secret, token, key ...) that no
  * assignment operator follows: [start, end) of the keyword. The engine's prose rule reads on from there.
@@ -630,6 +735,7 @@ export function scanPortedRules(
   // `ascii`: asciiCodes(text) worked out by the caller (null: not ASCII or short)
   const codes = ascii === undefined ? asciiCodes(text) : ascii;
   const reach = new OperatorReach(text, codes);
+  let checks: NeedChecks | undefined;
   /** The keywords that end at i (state s's output o): each tries its rules. */
   const outputs = (i: number, o: number): void => {
     for (const w of OUT_LIST[o - 1]!) {
@@ -639,6 +745,8 @@ export function scanPortedRules(
       for (const rule of RULES_OF[w]!) {
         if (rule.find === 'prefix' || rule.find === 'assign') {
           if (start < rule.next) continue;
+          if (rule.needs !== null && !(checks ??= new NeedChecks(text, codes)).hold(rule.needs, start))
+            continue;
           let re = rule.sticky;
           if (rule.find === 'assign' && !reach.after(i + 1)) {
             if (rule.near === null) {

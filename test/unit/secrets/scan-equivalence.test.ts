@@ -11,6 +11,8 @@ import {
 import {
   asciiCodes,
   LiteralHits,
+  NeedChecks,
+  needsHold,
   OperatorReach,
   operatorAfter,
   PORTED_RULES,
@@ -19,6 +21,9 @@ import {
 } from '../../../src/core/secrets/ported-rules.util';
 import type { PatternMatch } from '../../../src/core/secrets/pattern-rules.util';
 import { GITLEAKS_RULES } from '../../../src/core/secrets/gitleaks-rules.generated';
+import { KEYWORD_RULES } from '../../../src/core/secrets/keyword-rules';
+
+const PORTED_RULES_KEYWORDS = new Map(KEYWORD_RULES.map((r) => [r.id, r.keywords]));
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const ctx = { exactSecrets: [] as string[], mode: 'mask' as const, skipPatterns: false };
@@ -305,6 +310,78 @@ describe("the generic rule's operator check", () => {
           if (want) yes++;
           else no++;
         }
+      }
+    }
+    expect(yes).toBeGreaterThan(1000);
+    expect(no).toBeGreaterThan(1000);
+  });
+});
+
+describe("the prefix rules' necessary conditions", () => {
+  // A rule's `needs` (keyword-rules.ts) lets the scan skip its regex at a keyword: it must hold
+  // wherever the regex matches from the keyword's start, and NeedChecks must answer what needsHold does.
+  const withNeeds = PORTED_RULES.filter((r) => r.needs !== null);
+  const pieces = [' ', ' ', '\t', ':', ': ', '=', ' = ', '=>', ' -> ', ' - ', ' | ', '**', '__', '"', "'"];
+  pieces.push('\\"', '`', '```', '\n', '\\n', '\n\n', '    ', '\n    ', 's', '_key', '_value', '.', ',');
+  const value = (rng: () => number): string =>
+    rng() < 0.5
+      ? pick(rng, ALNUM, 8 + Math.floor(rng() * 40))
+      : pick(rng, 'abcdefXYZ012_-./+=!@#', 8 + Math.floor(rng() * 30));
+  it('is declared on the rules tried at common words', () => {
+    expect(withNeeds.length).toBeGreaterThanOrEqual(2);
+  });
+  it('holds wherever the rule matches, on generated text around its keywords', () => {
+    const rng = mulberry32(37);
+    let matched = 0;
+    for (const rule of withNeeds) {
+      const keywords = PORTED_RULES_KEYWORDS.get(rule.id)!;
+      for (let n = 0; n < 6000; n++) {
+        const kw = keywords[n % keywords.length]!.replace(/[a-z]/g, (c) =>
+          rng() < 0.3 ? c.toUpperCase() : c,
+        );
+        let text = kw;
+        const parts = 1 + Math.floor(rng() * 6);
+        for (let k = 0; k < parts; k++)
+          text += rng() < 0.7 ? pieces[Math.floor(rng() * pieces.length)]! : value(rng);
+        text += value(rng) + pick(rng, ' "\n', 1) + pick(rng, ALNUM, 10);
+        rule.sticky.lastIndex = 0;
+        if (!rule.sticky.test(text)) continue;
+        matched++;
+        expect({ rule: rule.id, text, holds: needsHold(rule.needs!, text, 0) }).toEqual({
+          rule: rule.id,
+          text,
+          holds: true,
+        });
+      }
+    }
+    expect(matched).toBeGreaterThan(500);
+  });
+  it('are answered by NeedChecks as by needsHold, on bytes and on characters', () => {
+    const rng = mulberry32(26);
+    const needs = [...withNeeds.map((r) => r.needs!), { operatorWithin: 3 }, { digitTokenWithin: 5 }];
+    let yes = 0;
+    let no = 0;
+    for (let n = 0; n < 30; n++) {
+      let text = '';
+      while (text.length < 4096 + Math.floor(rng() * 2000))
+        text +=
+          rng() < 0.4
+            ? pieces[Math.floor(rng() * pieces.length)]!
+            : pick(rng, rng() < 0.8 ? 'abcdefghijklmnopqrstuvwxyz' : ALNUM, 1 + Math.floor(rng() * 30));
+      const starts: number[] = [];
+      for (let e = 0; e <= text.length; e += Math.floor(rng() * 30)) {
+        starts.push(e);
+        if (rng() < 0.1) starts.push(Math.max(0, e - Math.floor(rng() * 30)));
+      }
+      for (const codes of [asciiCodes(text, false), null]) {
+        const checks = new NeedChecks(text, codes);
+        for (const e of starts)
+          for (const nd of needs) {
+            const want = needsHold(nd, text, e);
+            expect(checks.hold(nd, e)).toBe(want);
+            if (want) yes++;
+            else no++;
+          }
       }
     }
     expect(yes).toBeGreaterThan(1000);
