@@ -48,6 +48,6 @@ for op, templates in INTENTS.items():
             if x in seen: continue
             seen.add(x); out.append({'task': x, 'expected': [op]})
             if len(seen) >= per: break
-json.dump(out, open(os.path.join(WORK, 'synth2.json'), 'w'), indent=0)
+json.dump(out, open(os.path.join(WORK, sys.argv[3] if len(sys.argv) > 3 else 'synth2.json'), 'w'), indent=0)
 print(len(out))
 for t in rng.sample(out, 20): print(t['task'], '->', t['expected'][0])

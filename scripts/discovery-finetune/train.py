@@ -19,6 +19,7 @@ ap.add_argument('--out', default=os.path.join(WORK, 'out'))
 ap.add_argument('--eval-every', type=int, default=1)
 ap.add_argument('--init', default=None, help='start from these weights (a sentence-transformers folder) instead of the base')
 ap.add_argument('--syn2', type=float, default=0.0, help='share of the hand-written intents (dump_syn2.json) to use')
+ap.add_argument('--syn2-file', default='dump_syn2.json')
 ap.add_argument('--sib-negs', type=int, default=0, help='negatives among the expected operation\'s siblings (its opposite action)')
 args = ap.parse_args()
 random.seed(args.seed); np.random.seed(args.seed); torch.manual_seed(args.seed)
@@ -44,7 +45,7 @@ def examples():
         for t, n in zip(tasks, negs):
             for _ in range(args.real_repeat):
                 ex.append((t['q'], t['expected'], n))
-    for name, frac in (('dump_syn.json', args.syn_frac if args.syn else 0), ('dump_syn2.json', args.syn2)):
+    for name, frac in (('dump_syn.json', args.syn_frac if args.syn else 0), (args.syn2_file, args.syn2)):
         if frac <= 0: continue
         S = json.load(open(os.path.join(WORK, name)))['sets']['synthetic']
         S = [t for t in S if t['q']]
