@@ -108,6 +108,22 @@ const I = 0;
 const N = 1;
 const IDX = 2;
 const H = 3;
+/** `if (i + d >= n) return -1`: no room for d more bytes (i and n are locals 0 and 1 in both functions). */
+const returnPastEnd = (d: number): number[] => [
+  ...get(I),
+  ...c32(d),
+  ADD,
+  ...get(N),
+  GE_S,
+  IF,
+  VOID,
+  ...c32(-1),
+  RETURN,
+  END,
+];
+/** `local++` */
+const increment = (local: number): number[] => [...get(local), ...c32(1), ADD, ...set(local)];
+
 /** Pushes bit x (the value of `local`) of the bitmap at `at`: 0 or 1. */
 const bit = (local: number, at: number): number[] => [
   ...get(local),
@@ -124,16 +140,7 @@ const bit = (local: number, at: number): number[] => [
 
 const BODY: number[] = [
   // if (i + 1 >= n) return -1
-  ...get(I),
-  ...c32(1),
-  ADD,
-  ...get(N),
-  GE_S,
-  IF,
-  VOID,
-  ...c32(-1),
-  RETURN,
-  END,
+  ...returnPastEnd(1),
   // idx = (b[i] << 7) | b[i + 1]
   ...get(I),
   ...load8(TEXT_AT),
@@ -202,10 +209,7 @@ const BODY: number[] = [
   END,
   END,
   // i++
-  ...get(I),
-  ...c32(1),
-  ADD,
-  ...set(I),
+  ...increment(I),
   BR,
   0,
   END,
@@ -301,16 +305,7 @@ function runBody(t: AutomatonTables, at: RunLayout): number[] {
     LT_U,
     IF,
     VOID,
-    ...get(I),
-    ...c32(1),
-    ADD,
-    ...get(N),
-    GE_S,
-    IF,
-    VOID,
-    ...c32(-1),
-    RETURN,
-    END,
+    ...returnPastEnd(1),
     // start3[(k * K + class(b[i + 1])) * K + (i + 2 < n ? class(b[i + 2]) : 0)]
     ...get(KL),
     ...c32(K),
@@ -335,10 +330,7 @@ function runBody(t: AutomatonTables, at: RunLayout): number[] {
     ...c32(0),
     ...set(S),
     END,
-    ...get(I),
-    ...c32(1),
-    ADD,
-    ...set(I),
+    ...increment(I),
     BR,
     1,
     END,
@@ -353,10 +345,7 @@ function runBody(t: AutomatonTables, at: RunLayout): number[] {
     ...get(I),
     RETURN,
     END,
-    ...get(I),
-    ...c32(1),
-    ADD,
-    ...set(I),
+    ...increment(I),
     BR,
     0,
     END,
