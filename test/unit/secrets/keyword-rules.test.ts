@@ -1,6 +1,7 @@
 // The engine's own keyword rules (src/core/secrets/keyword-rules.ts): run by the keyword automaton of
 // the ported gitleaks rules, so each must be reachable from its keywords; and the syntax rules of the
 // fourth pass (block scalars, cookies, Gitea's token response) with the look-alikes they leave alone.
+import { randomBytes } from 'node:crypto';
 import { KEYWORD_RULES } from '../../../src/core/secrets/keyword-rules';
 import { formatMask, indexOfMaskMarker } from '../../../src/core/secrets/mask-format.util';
 import { scanText, scrubResult, scrubText } from '../../../src/core/secrets';
@@ -373,6 +374,14 @@ describe('rules that generalise (eighth pass)', () => {
     expect(scanText(ids)).toEqual([]);
     expect(scanText('test_shouldReturn401WhenTokenIsMissing passed')).toEqual([]);
     expect(scanText(`state=${['ab', '_'].join('')}${key(30)}`)).toEqual([]);
+  });
+
+  it("leaves this service's own OAuth client ids alone (dcr_ + 16 random bytes, base64url)", () => {
+    // The envelope's identity.client carries the id of a dynamically registered client; it is public.
+    for (let i = 0; i < 200; i++) {
+      const id = `dcr_${randomBytes(16).toString('base64url')}`;
+      expect({ id, found: scanText(`"client":{"id":"${id}","name":"Claude"}`) }).toEqual({ id, found: [] });
+    }
   });
 
   it('masks a PuTTY key file as a whole (public lines and MAC too), as a PEM block is', () => {
