@@ -176,10 +176,10 @@ export function buildCatalogue(spec: SwaggerSpec, options: CatalogueOptions): To
   }
   // Inlined $refs give every tool its own deep copy of the same definitions; share one object per
   // distinct sub-schema instead. Done after building because the builder mutates fresh schemas.
-  const interned = new Map<string, JsonValue>();
+  const interner = new SchemaInterner();
   for (const op of operations) {
-    op.tool.inputSchema = intern(op.tool.inputSchema, interned) as JsonObject;
-    if (op.body) op.body.schema = intern(op.body.schema, interned) as JsonObject;
+    op.tool.inputSchema = interner.intern(op.tool.inputSchema) as JsonObject;
+    if (op.body) op.body.schema = interner.intern(op.body.schema) as JsonObject;
   }
   return {
     operations,
@@ -219,21 +219,61 @@ function wrappedList(
   return null;
 }
 
-/** Returns a canonical instance of value, so structurally equal sub-trees are one object in memory. */
-function intern(value: JsonValue, seen: Map<string, JsonValue>): JsonValue {
-  if (value === null || typeof value !== 'object') return value;
-  let copy: JsonValue;
-  if (Array.isArray(value)) copy = value.map((v) => intern(v, seen));
-  else {
-    const obj: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) obj[k] = intern(v, seen);
-    copy = obj;
+/**
+ * Canonical instances of structurally equal sub-trees. A node's key is made of its children's ids
+ * (every distinct value, primitive or not, gets a small number), so each node is keyed in time
+ * proportional to its own width: stringifying every subtree at every level was most of the build.
+ */
+class SchemaInterner {
+  private readonly nodes = new Map<string, JsonValue>();
+  private readonly nodeIds = new Map<JsonValue, number>();
+  private readonly strings = new Map<string, number>();
+  private last: JsonValue = null;
+
+  intern(value: JsonValue): JsonValue {
+    this.visit(value);
+    return this.last;
   }
-  const key = JSON.stringify(copy);
-  const found = seen.get(key);
-  if (found !== undefined) return found;
-  seen.set(key, copy);
-  return copy;
+
+  /** The key of value's canonical instance; leaves the instance in `last`. */
+  private visit(value: JsonValue): string {
+    if (value === null || typeof value !== 'object') {
+      this.last = value;
+      if (typeof value !== 'string') return String(value);
+      let id = this.strings.get(value);
+      if (id === undefined) this.strings.set(value, (id = this.strings.size));
+      return `s${id}`;
+    }
+    let key: string;
+    let copy: JsonValue;
+    if (Array.isArray(value)) {
+      const items: JsonValue[] = [];
+      key = '[';
+      for (const v of value) {
+        key += `${this.visit(v)},`;
+        items.push(this.last);
+      }
+      copy = items;
+    } else {
+      const obj: JsonObject = {};
+      key = '{';
+      for (const k in value) {
+        key += `${this.visit(k)}:${this.visit(value[k]!)},`;
+        obj[k] = this.last;
+      }
+      copy = obj;
+    }
+    const found = this.nodes.get(key);
+    if (found !== undefined) {
+      this.last = found;
+      return `o${this.nodeIds.get(found)}`;
+    }
+    const id = this.nodes.size;
+    this.nodes.set(key, copy);
+    this.nodeIds.set(copy, id);
+    this.last = copy;
+    return `o${id}`;
+  }
 }
 
 function withPrefix(prefix: string, text: unknown): string {

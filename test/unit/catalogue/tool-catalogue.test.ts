@@ -20,6 +20,38 @@ describe('tool catalogue from the bundled Gitea spec', () => {
     expect(catalogue.byName.has(RAW_TOOL_NAME)).toBe(false);
   });
 
+  it('shares one object per distinct sub-schema, across all tools', () => {
+    // Every structurally equal object or array in the input and body schemas is the same instance.
+    const byJson = new Map<string, Set<object>>();
+    const walk = (value: unknown) => {
+      if (value === null || typeof value !== 'object') return;
+      const json = JSON.stringify(value);
+      const same = byJson.get(json) ?? new Set<object>();
+      same.add(value);
+      byJson.set(json, same);
+      for (const child of Array.isArray(value) ? value : Object.values(value)) walk(child);
+    };
+    for (const op of catalogue.operations) {
+      walk(op.tool.inputSchema);
+      if (op.body) walk(op.body.schema);
+    }
+    const duplicated = [...byJson].filter(([, same]) => same.size > 1).map(([json]) => json.slice(0, 80));
+    expect(duplicated).toEqual([]);
+    // And it does share: the 485 tools' schemas reach each distinct object about three times.
+    const reached = [...byJson.values()].reduce((n, same) => n + same.size, 0);
+    let visits = 0;
+    const count = (value: unknown) => {
+      if (value === null || typeof value !== 'object') return;
+      visits++;
+      for (const child of Array.isArray(value) ? value : Object.values(value)) count(child);
+    };
+    for (const op of catalogue.operations) {
+      count(op.tool.inputSchema);
+      if (op.body) count(op.body.schema);
+    }
+    expect(visits).toBeGreaterThan(reached * 2);
+  });
+
   it('compiles every input schema with ajv in strict mode', () => {
     const ajv = new Ajv({ strict: true, allErrors: true });
     addFormats(ajv);
