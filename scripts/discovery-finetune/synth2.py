@@ -1,9 +1,12 @@
 """Synthetic tasks as people and agents ask them (ADR 0020, revision 6): each hand-written intent of
 intents.py with its slots filled several times, said tersely, as a question, as a request, with the
-repository named first or last, with jargon; seeded. Writes $FT_WORK/synth2.json."""
+repository named first or last, with jargon; seeded. Writes $FT_WORK/synth2.json (or the file named third); a fourth argument r7 adds revision 7's intents."""
 import json, os, random, re, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from intents import INTENTS
+from intents import INTENTS, INTENTS_R7, TWINS
+R7 = len(sys.argv) > 4 and sys.argv[4] == 'r7'  # revision 7: every operation's intents, twins expected
+if R7: INTENTS = {**INTENTS, **INTENTS_R7}
+else: TWINS = {}
 WORK = os.environ.get('FT_WORK', '/tmp/discovery-ft')
 per = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 23)
@@ -46,7 +49,7 @@ for op, templates in INTENTS.items():
         for _ in range(per * 3):
             x = one(t)
             if x in seen: continue
-            seen.add(x); out.append({'task': x, 'expected': [op]})
+            seen.add(x); out.append({'task': x, 'expected': [op] + TWINS.get(op, [])})
             if len(seen) >= per: break
 json.dump(out, open(os.path.join(WORK, sys.argv[3] if len(sys.argv) > 3 else 'synth2.json'), 'w'), indent=0)
 print(len(out))
