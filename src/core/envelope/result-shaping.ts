@@ -158,7 +158,8 @@ export function shapeResult(
         return cursorPlaced ? text : text.replace(JSON.stringify(placeholder), JSON.stringify(full));
       const next = continuation(p.page ?? 1, p.limit ?? listLength, kept);
       const cursor = ctx.cursors.encode(nextState(next.page, next.limit), subject);
-      return text.replace(JSON.stringify(cursorPlaced ? full : placeholder), JSON.stringify(cursor));
+      // Items were cut, so the bounds never placed the full cursor (cursorPlaced is for all kept).
+      return text.replace(JSON.stringify(placeholder), JSON.stringify(cursor));
     },
   };
 }

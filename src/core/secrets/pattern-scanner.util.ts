@@ -308,6 +308,16 @@ const B64_VALUE = new Uint8Array(128);
   B64_VALUE[95] = 64; // '_' (URL-safe '/')
 }
 
+/**
+ * The re-encoded secrets of text as scan finds them (over its bytes when `bytes` and the text is long
+ * and ASCII, else with charCodeAt): for tests comparing the two.
+ */
+export function scanEncodedRuns(text: string, bytes: boolean): PatternMatch[] {
+  const out: Array<PatternMatch & { prio: number }> = [];
+  scanEncodedBlobs(text, out, bytes ? asciiCodes(text) : null);
+  return out.map(({ start, end, kind, reveal }) => ({ start, end, kind, reveal }));
+}
+
 function scanEncodedBlobs(
   text: string,
   out: Array<PatternMatch & { prio: number }>,

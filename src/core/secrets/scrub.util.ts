@@ -560,9 +560,9 @@ const PEM_ITEM_HEADER_RE = /^\s{0,8}(?:[A-Za-z-]{2,30}: [^\n]{0,200}|)\s{0,4}$/;
  * after a BEGIN armour line up to the END line, header lines such as `Proc-Type:` and blank lines
  * skipped); null when there is none. Only arrays with an item ending in `PRIVATE KEY-----` are read.
  */
-function pemBodyItems(v: unknown[]): Set<number> | null {
+function pemBodyItems(v: unknown[], from = 0): Set<number> | null {
   let out: Set<number> | null = null;
-  for (let i = 0; i < v.length; i++) {
+  for (let i = from; i < v.length; i++) {
     const x = v[i];
     if (
       typeof x !== 'string' ||
@@ -707,22 +707,25 @@ function scrubStrings(root: object, ctx: ScrubContext): Scrubbed | null {
     const depth = contDepth[c]! + 1;
     if (Array.isArray(v)) {
       const pre = contPair[c]!;
-      const pem = patterns ? pemBodyItems(v) : null;
+      // The key's lines are looked for only from an item holding the armour on (body items come
+      // after it, so the items before are never body lines): most arrays have none.
+      // Read once per array at most (a second armour item must not read the rest again).
+      let pem: Set<number> | null = null;
+      let pemRead = !patterns;
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
         if (typeof x === 'string') {
-          if (pem !== null && pem.has(i)) {
-            pemSlots.push(texts.length);
+          if (!pemRead && x.length <= 80 && x.includes('PRIVATE KEY-----')) {
+            pemRead = true;
+            pem = pemBodyItems(v, i);
+          }
+          const inPem = pem !== null && pem.has(i);
+          if (inPem || pre !== '') {
+            if (inPem) pemSlots.push(texts.length);
             texts.push(x);
             slotCont.push(c);
             slotKey.push(i);
-            slotPair.push('');
-            weights.push(1);
-          } else if (pre !== '') {
-            texts.push(x);
-            slotCont.push(c);
-            slotKey.push(i);
-            slotPair.push(pre);
+            slotPair.push(inPem ? '' : pre);
             weights.push(1);
           } else if (x.length >= minLen) addValue(x, c, i);
         } else if (x !== null && typeof x === 'object') {

@@ -5,11 +5,13 @@ import { scrubResult } from '../../../src/core/secrets';
 import { scrubSerialised } from '../../../src/core/secrets/scrub.util';
 import {
   ProseDigits,
+  scanEncodedRuns,
   scanText,
   scanTextWithoutWindows,
 } from '../../../src/core/secrets/pattern-scanner.util';
 import {
   asciiCodes,
+  AUTOMATON_LITERALS,
   LiteralHits,
   NeedChecks,
   needsHold,
@@ -386,5 +388,112 @@ describe("the prefix rules' necessary conditions", () => {
     }
     expect(yes).toBeGreaterThan(1000);
     expect(no).toBeGreaterThan(1000);
+  });
+});
+
+describe('the base64/hex-run probe', () => {
+  // Over bytes a probe that lands in a short word is rejected from the byte MIN_BLOB before the
+  // word's end, without reading back; it must find what the plain read finds, runs at the very
+  // start and end of the text included.
+  const B64 = ALNUM + '+/';
+  it('finds the same runs over bytes and with charCodeAt', () => {
+    const rng = mulberry32(2424);
+    const encoded = (): string => {
+      const body = `DB_PASSWORD=${pick(rng, ALNUM, 12 + Math.floor(rng() * 20))}\n`;
+      const b = Buffer.from(body);
+      return rng() < 0.3 ? b.toString('hex') : b.toString(rng() < 0.5 ? 'base64' : 'base64url');
+    };
+    let found = 0;
+    for (let n = 0; n < 80; n++) {
+      let text = n % 4 === 0 ? encoded() : '';
+      while (text.length < 4096 + Math.floor(rng() * 3000)) {
+        const r = rng();
+        // runs around the 24-character bound, words, separators, encoded secrets
+        text +=
+          r < 0.35
+            ? pick(rng, B64, 18 + Math.floor(rng() * 12))
+            : r < 0.6
+              ? pick(rng, ALNUM, 1 + Math.floor(rng() * 10))
+              : r < 0.9
+                ? [' ', '"', '\n', ',', ':', '\u0000', '==', '.'][Math.floor(rng() * 8)]!
+                : encoded();
+      }
+      if (n % 2 === 1) text += rng() < 0.5 ? encoded() : pick(rng, B64, 23 + (n % 5));
+      expect(asciiCodes(text, false)).not.toBeNull();
+      const bytes = scanEncodedRuns(text, true);
+      expect(bytes).toEqual(scanEncodedRuns(text, false));
+      found += bytes.length;
+    }
+    expect(found).toBeGreaterThan(50);
+  });
+  it('finds a run that ends at the end of the text or starts at its start, at every length around 24', () => {
+    const rng = mulberry32(24);
+    for (let len = 20; len <= 40; len++) {
+      const secret = Buffer.from(`API_TOKEN=${pick(rng, ALNUM, 30)}`)
+        .toString('base64')
+        .slice(0, len);
+      for (const pad of [4096, 4097, 4100, 4119]) {
+        const filler = 'ab cd '.repeat(Math.ceil(pad / 6)).slice(0, pad);
+        for (const text of [filler + secret, secret + filler, filler + secret + ' x'])
+          expect(scanEncodedRuns(text, true)).toEqual(scanEncodedRuns(text, false));
+      }
+    }
+  });
+});
+
+describe('keywords at the very end of the text', () => {
+  // A skip that stops one byte early (or a bound off by one) misses only keywords that end at the
+  // text's last byte; comparing the paths with each other would not see it when both are wrong, so
+  // the literal positions are checked against a plain search and the generic keywords' prose hook
+  // against where they are.
+  const run = (text: string, codes: Uint8Array | null | undefined) => {
+    const out: PatternMatch[] = [];
+    const prose: number[] = [];
+    const lits = new LiteralHits();
+    scanPortedRules(text, out, (_t, s, e) => prose.push(s, e), lits, codes);
+    return { out, prose, first: [...lits.first] };
+  };
+  const filler = (n: number): string => 'zq, '.repeat(Math.ceil(n / 4)).slice(0, n);
+  const keywords = [
+    ...new Set([
+      ...GITLEAKS_RULES.flatMap((r) => r.keywords),
+      ...KEYWORD_RULES.flatMap((r) => r.keywords),
+      ...AUTOMATON_LITERALS.map((l) => l.toLowerCase()),
+    ]),
+  ];
+  it('finds every literal and every generic keyword ending at the last byte, or one before it', () => {
+    const generic = new Set(GITLEAKS_RULES.find((r) => r.id === 'generic-api-key')!.keywords);
+    let checked = 0;
+    for (const kw of keywords) {
+      for (const tail of ['', ' ']) {
+        for (const pad of [4096, 4097, 4098]) {
+          const text = filler(pad) + kw + tail;
+          const at = pad;
+          const paths = [
+            run(text, asciiCodes(text, true)),
+            run(text, asciiCodes(text, false)),
+            run(text, null),
+          ];
+          expect(paths[1]).toEqual(paths[0]);
+          expect(paths[2]).toEqual(paths[0]);
+          AUTOMATON_LITERALS.forEach((lit, li) => {
+            if (lit.toLowerCase() === kw)
+              expect({ kw, text: text.length, at: paths[0]!.first[li] }).toEqual({
+                kw,
+                text: text.length,
+                at,
+              });
+          });
+          if (generic.has(kw)) {
+            const pairs: string[] = [];
+            for (let k = 0; k < paths[0]!.prose.length; k += 2)
+              pairs.push(`${paths[0]!.prose[k]}-${paths[0]!.prose[k + 1]}`);
+            expect({ kw, pairs }).toEqual({ kw, pairs: expect.arrayContaining([`${at}-${at + kw.length}`]) });
+          }
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 });
