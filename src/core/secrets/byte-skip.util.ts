@@ -33,7 +33,24 @@ export type ByteSkip = {
    */
   readonly run: (i: number, n: number, s: number) => number;
   readonly state: () => number;
+  /**
+   * The base64/hex-run probe (scanEncodedBlobs in pattern-scanner.util.ts) from probe position p:
+   * the first probe at which a run of RUN_MIN or more characters of the run alphabet is found (its
+   * bounds then `runStart()`, `runEnd()`, read as that loop reads them), or -1; the probes in shorter
+   * runs are passed over as that loop passes them.
+   */
+  readonly probe: (p: number, n: number) => number;
+  readonly runStart: () => number;
+  readonly runEnd: () => number;
 };
+
+/** What the run probe looks for: runs of at least RUN_MIN, read at most RUN_MAX back and on. */
+export const RUN_MIN = 24;
+export const RUN_MAX = 64 * 1024;
+/** Base64 (standard and URL-safe) and hex: 1 for the characters of a run, 0 else (256 entries). */
+const RUN_ALPHABET = new Uint8Array(256);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_')
+  RUN_ALPHABET[ch.charCodeAt(0)] = 1;
 
 /** The keyword automaton, as scanPortedRules steps it (see buildAutomaton in ported-rules.util.ts). */
 export type AutomatonTables = {
@@ -234,7 +251,14 @@ const BODY: number[] = [
 // `run` (the loop of scanPortedRules in ported-rules.util.ts): locals 0 i, 1 n, 2 s (parameters), 3 j, 4 k.
 const J = 3;
 const KL = 4;
-type RunLayout = { deltaAt: number; outAt: number; classAt: number; start3At: number; stateAt: number };
+type RunLayout = {
+  deltaAt: number;
+  outAt: number;
+  classAt: number;
+  start3At: number;
+  stateAt: number;
+  alphabetAt: number;
+};
 function runBody(t: AutomatonTables, at: RunLayout): number[] {
   const S = 2;
   const K = t.classes;
@@ -354,16 +378,165 @@ function runBody(t: AutomatonTables, at: RunLayout): number[] {
   ];
 }
 
-function moduleBytes(pages: number, run: number[]): Uint8Array {
+// `probe`: locals 0 p (as I), 1 n (parameters), 2 s, 3 e.
+function probeBody(at: RunLayout): number[] {
+  const P = I;
+  const S = 2;
+  const E = 3;
+  /** 0 unless the byte at the address on the stack is in the run alphabet */
+  const inRun = [...load8(TEXT_AT), ...load8(at.alphabetAt)];
+  return [
+    LOOP,
+    VOID,
+    // if (p >= n) return -1
+    ...get(P),
+    ...get(N),
+    GE_S,
+    IF,
+    VOID,
+    ...c32(-1),
+    RETURN,
+    END,
+    // not in a run: the next probe
+    ...get(P),
+    ...inRun,
+    EQZ,
+    IF,
+    VOID,
+    ...get(P),
+    ...c32(RUN_MIN),
+    ADD,
+    ...set(P),
+    BR,
+    1,
+    END,
+    // s = p; back while s > 0 && p - s < RUN_MAX && inRun(s - 1)
+    ...get(P),
+    ...set(S),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...c32(0),
+    ...get(S),
+    GE_S,
+    BR_IF,
+    1,
+    ...get(P),
+    ...get(S),
+    SUB,
+    ...c32(RUN_MAX),
+    GE_S,
+    BR_IF,
+    1,
+    ...get(S),
+    ...c32(1),
+    SUB,
+    ...inRun,
+    EQZ,
+    BR_IF,
+    1,
+    ...get(S),
+    ...c32(1),
+    SUB,
+    ...set(S),
+    BR,
+    0,
+    END,
+    END,
+    // e = p + 1; on while e < n && e - s <= RUN_MAX && inRun(e)
+    ...get(P),
+    ...c32(1),
+    ADD,
+    ...set(E),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...get(E),
+    ...get(N),
+    GE_S,
+    BR_IF,
+    1,
+    ...get(E),
+    ...get(S),
+    SUB,
+    ...c32(RUN_MAX + 1),
+    GE_S,
+    BR_IF,
+    1,
+    ...get(E),
+    ...inRun,
+    EQZ,
+    BR_IF,
+    1,
+    ...increment(E),
+    BR,
+    0,
+    END,
+    END,
+    // too short: the next probe RUN_MIN past its end
+    ...get(E),
+    ...get(S),
+    SUB,
+    ...c32(RUN_MIN),
+    LT_S,
+    IF,
+    VOID,
+    ...get(E),
+    ...c32(RUN_MIN),
+    ADD,
+    ...set(P),
+    BR,
+    1,
+    END,
+    ...c32(0),
+    ...get(S),
+    ...store32(at.stateAt + 4),
+    ...c32(0),
+    ...get(E),
+    ...store32(at.stateAt + 8),
+    ...get(P),
+    RETURN,
+    END,
+    ...c32(-1),
+    END,
+  ];
+}
+
+function moduleBytes(pages: number, run: number[], probe: number[]): Uint8Array {
   const func = [1, 2, I32, ...BODY]; // one group of two i32 locals
   const func2 = [1, 2, I32, ...run];
+  const func3 = [1, 2, I32, ...probe];
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, [2, 0x60, 2, I32, I32, 1, I32, 0x60, 3, I32, I32, I32, 1, I32]),
-    ...section(3, [2, 0, 1]),
+    ...section(3, [3, 0, 1, 0]),
     ...section(5, [1, 0, ...uleb(pages)]),
-    ...section(7, [3, ...name('m'), 0x02, 0, ...name('next'), 0x00, 0, ...name('run'), 0x00, 1]),
-    ...section(10, [2, ...uleb(func.length), ...func, ...uleb(func2.length), ...func2]),
+    ...section(7, [
+      4,
+      ...name('m'),
+      0x02,
+      0,
+      ...name('next'),
+      0x00,
+      0,
+      ...name('run'),
+      0x00,
+      1,
+      ...name('probe'),
+      0x00,
+      2,
+    ]),
+    ...section(10, [
+      3,
+      ...uleb(func.length),
+      ...func,
+      ...uleb(func2.length),
+      ...func2,
+      ...uleb(func3.length),
+      ...func3,
+    ]),
   ]);
 }
 
@@ -390,12 +563,17 @@ export function createByteSkip(
     const classAt = align(outAt + automaton.hasOutput.length);
     const start3At = align(classAt + 256);
     const stateAt = align(start3At + automaton.start3.length);
-    const layout: RunLayout = { deltaAt, outAt, classAt, start3At, stateAt };
-    const pages = Math.ceil((stateAt + 8) / PAGE);
-    const instance = new wasm.Instance(new wasm.Module(moduleBytes(pages, runBody(automaton, layout))), {});
+    const alphabetAt = align(stateAt + 16);
+    const layout: RunLayout = { deltaAt, outAt, classAt, start3At, stateAt, alphabetAt };
+    const pages = Math.ceil((alphabetAt + 256) / PAGE);
+    const instance = new wasm.Instance(
+      new wasm.Module(moduleBytes(pages, runBody(automaton, layout), probeBody(layout))),
+      {},
+    );
     const memory = instance.exports['m'] as { buffer: ArrayBuffer };
     const next = instance.exports['next'] as (i: number, n: number) => number;
     const run = instance.exports['run'] as (i: number, n: number, s: number) => number;
+    const probe = instance.exports['probe'] as (p: number, n: number) => number;
     const heap = new Uint8Array(memory.buffer);
     // The bitmaps' words as little-endian bytes: bit x is bit (x & 7) of byte x >> 3 either way.
     const put = (bits: ArrayBufferView, at: number): void => {
@@ -408,12 +586,16 @@ export function createByteSkip(
     put(automaton.hasOutput, outAt);
     put(automaton.classOf.subarray(0, 256), classAt);
     put(automaton.start3, start3At);
-    const stateView = new Int32Array(memory.buffer, stateAt, 1);
+    put(RUN_ALPHABET, alphabetAt);
+    const stateView = new Int32Array(memory.buffer, stateAt, 3);
     return {
       bytes: new Uint8Array(memory.buffer, TEXT_AT, textMax),
       next,
       run,
       state: () => stateView[0]!,
+      probe,
+      runStart: () => stateView[1]!,
+      runEnd: () => stateView[2]!,
     };
   } catch {
     return null;

@@ -12,9 +12,10 @@ import {
   PatternMatch,
   looksRandom,
 } from './pattern-rules.util';
+import { RUN_MAX, RUN_MIN } from './byte-skip.util';
 import { META_WORDS } from './keyword-rules';
 import { isPlaceholder } from './placeholder.util';
-import { asciiCodes, LiteralHits, namesProvider, scanPortedRules } from './ported-rules.util';
+import { asciiCodes, byteSkipOf, LiteralHits, namesProvider, scanPortedRules } from './ported-rules.util';
 
 const SEP = '\u0000';
 
@@ -297,8 +298,8 @@ function scan(text: string, windows: boolean, depth: number): PatternMatch[] {
 // secret (a Kubernetes Secret's data, a base64 .env or config, `echo ... | base64 -d`) is masked whole.
 // Runs shorter than 24 characters, and runs that decode to binary (digests, SHAs, images), are skipped;
 // most are rejected by their first bytes before anything is decoded.
-const MIN_BLOB = 24;
-const MAX_BLOB = 64 * 1024;
+const MIN_BLOB = RUN_MIN;
+const MAX_BLOB = RUN_MAX;
 // Base64 (standard and URL-safe) alphabet: the 6-bit value + 1, 0 for other characters.
 const B64_VALUE = new Uint8Array(128);
 {
@@ -310,11 +311,12 @@ const B64_VALUE = new Uint8Array(128);
 
 /**
  * The re-encoded secrets of text as scan finds them (over its bytes when `bytes` and the text is long
- * and ASCII, else with charCodeAt): for tests comparing the two.
+ * and ASCII, in the WebAssembly module's memory when also `shared`; else with charCodeAt): for tests
+ * comparing the paths.
  */
-export function scanEncodedRuns(text: string, bytes: boolean): PatternMatch[] {
+export function scanEncodedRuns(text: string, bytes: boolean, shared = false): PatternMatch[] {
   const out: Array<PatternMatch & { prio: number }> = [];
-  scanEncodedBlobs(text, out, bytes ? asciiCodes(text) : null);
+  scanEncodedBlobs(text, out, bytes ? asciiCodes(text, shared) : null);
   return out.map(({ start, end, kind, reveal }) => ({ start, end, kind, reveal }));
 }
 
@@ -328,23 +330,36 @@ function scanEncodedBlobs(
   // Every run of MIN_BLOB or more characters holds one of the probed positions (every MIN_BLOB-th);
   // a probe inside a run reads the run to both ends, so text is read about twice as fast as by a
   // character loop (prose words are short) and no regex tries every position.
+  // In the outermost scan the bytes are in the WebAssembly module's memory: its `probe` runs this
+  // loop up to the next run of MIN_BLOB or more (the same probes, the same bounds).
+  const wasm = byteSkipOf(codes);
   for (let probe = MIN_BLOB - 1; probe < n;) {
-    let c = codes !== null ? codes[probe]! : text.charCodeAt(probe);
-    if (c >= 128 || table[c] === 0) {
-      probe += MIN_BLOB;
-      continue;
-    }
-    let runStart = probe;
-    while (runStart > 0 && probe - runStart < MAX_BLOB) {
-      c = codes !== null ? codes[runStart - 1]! : text.charCodeAt(runStart - 1);
-      if (c >= 128 || table[c] === 0) break;
-      runStart--;
-    }
-    let runEnd = probe + 1;
-    while (runEnd < n && runEnd - runStart <= MAX_BLOB) {
-      c = codes !== null ? codes[runEnd]! : text.charCodeAt(runEnd);
-      if (c >= 128 || table[c] === 0) break;
-      runEnd++;
+    let c: number;
+    let runStart: number;
+    let runEnd: number;
+    if (wasm !== null) {
+      probe = wasm.probe(probe, n);
+      if (probe < 0) break;
+      runStart = wasm.runStart();
+      runEnd = wasm.runEnd();
+    } else {
+      c = codes !== null ? codes[probe]! : text.charCodeAt(probe);
+      if (c >= 128 || table[c] === 0) {
+        probe += MIN_BLOB;
+        continue;
+      }
+      runStart = probe;
+      while (runStart > 0 && probe - runStart < MAX_BLOB) {
+        c = codes !== null ? codes[runStart - 1]! : text.charCodeAt(runStart - 1);
+        if (c >= 128 || table[c] === 0) break;
+        runStart--;
+      }
+      runEnd = probe + 1;
+      while (runEnd < n && runEnd - runStart <= MAX_BLOB) {
+        c = codes !== null ? codes[runEnd]! : text.charCodeAt(runEnd);
+        if (c >= 128 || table[c] === 0) break;
+        runEnd++;
+      }
     }
     if (runEnd - runStart > MAX_BLOB) {
       // Too long to decode: skip to the run's end, so no later probe reads it back again (a

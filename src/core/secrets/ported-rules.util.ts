@@ -859,6 +859,11 @@ export function asciiCodes(text: string, reuse = false): Uint8Array | null {
   return read === n && written === n ? codes : null;
 }
 
+/** The WebAssembly module when codes are in its memory (the outermost scan's bytes), else null. */
+export function byteSkipOf(codes: Uint8Array | null): ByteSkip | null {
+  return codes !== null && usesByteSkip(codes) ? skip! : null;
+}
+
 /** Whether codes are in the WebAssembly skip's memory (then scanPortedRules skips with it). */
 export function usesByteSkip(codes: Uint8Array): boolean {
   return skip != null && codes.buffer === skip.bytes.buffer && codes.byteOffset === skip.bytes.byteOffset;

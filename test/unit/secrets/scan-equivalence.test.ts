@@ -392,9 +392,9 @@ describe("the prefix rules' necessary conditions", () => {
 });
 
 describe('the base64/hex-run probe', () => {
-  // Over bytes a probe that lands in a short word is rejected from the byte MIN_BLOB before the
-  // word's end, without reading back; it must find what the plain read finds, runs at the very
-  // start and end of the text included.
+  // The probe runs in WebAssembly over the outermost scan's bytes, in JavaScript over other bytes
+  // and with charCodeAt over other texts: all three must find the same, runs at the very start and
+  // end of the text, around the 24-character bound and past the 64 K one included.
   const B64 = ALNUM + '+/';
   it('finds the same runs over bytes and with charCodeAt', () => {
     const rng = mulberry32(2424);
@@ -419,9 +419,18 @@ describe('the base64/hex-run probe', () => {
                 : encoded();
       }
       if (n % 2 === 1) text += rng() < 0.5 ? encoded() : pick(rng, B64, 23 + (n % 5));
+      if (n % 10 === 5) {
+        // a secret encoded in a run just under, at and just over the 64 K bound: decoded only under it
+        const long = Buffer.from(`DB_PASSWORD=${pick(rng, ALNUM, 20)} ${'lorem ipsum '.repeat(5000)}`)
+          .toString('base64')
+          .slice(0, 64 * 1024 - 1 + (n % 3));
+        text += ' ' + long + (n % 20 === 5 ? '' : ' x');
+      }
       expect(asciiCodes(text, false)).not.toBeNull();
       const bytes = scanEncodedRuns(text, true);
       expect(bytes).toEqual(scanEncodedRuns(text, false));
+      expect(scanEncodedRuns(text, true, true)).toEqual(bytes); // in WebAssembly
+      expect(usesByteSkip(asciiCodes(text, true)!)).toBe(true);
       found += bytes.length;
     }
     expect(found).toBeGreaterThan(50);
@@ -435,7 +444,8 @@ describe('the base64/hex-run probe', () => {
       for (const pad of [4096, 4097, 4100, 4119]) {
         const filler = 'ab cd '.repeat(Math.ceil(pad / 6)).slice(0, pad);
         for (const text of [filler + secret, secret + filler, filler + secret + ' x'])
-          expect(scanEncodedRuns(text, true)).toEqual(scanEncodedRuns(text, false));
+          for (const found of [scanEncodedRuns(text, true), scanEncodedRuns(text, true, true)])
+            expect(found).toEqual(scanEncodedRuns(text, false));
       }
     }
   });
