@@ -129,16 +129,18 @@ describe('string walk of objects', () => {
   });
 });
 
+/** The ported rules' findings, prose hooks and first literal hits over text, scanned as codes say. */
+const run = (text: string, codes: Uint8Array | null | undefined) => {
+  const out: PatternMatch[] = [];
+  const prose: number[] = [];
+  const lits = new LiteralHits();
+  scanPortedRules(text, out, (_t, s, e) => prose.push(s, e), lits, codes);
+  return { out, prose, first: [...lits.first] };
+};
+
 describe('keyword skip over bytes', () => {
   // A long ASCII text in the outermost scan's buffer is skipped by the WebAssembly loop; in a buffer
   // of its own, by the JavaScript one; not as bytes at all, by charCodeAt. All three find the same.
-  const run = (text: string, codes: Uint8Array | null | undefined) => {
-    const out: PatternMatch[] = [];
-    const prose: number[] = [];
-    const lits = new LiteralHits();
-    scanPortedRules(text, out, (_t, s, e) => prose.push(s, e), lits, codes);
-    return { out, prose, first: [...lits.first] };
-  };
   it('finds the same with the WebAssembly skip, the JavaScript one and charCodeAt', () => {
     const rng = mulberry32(4096);
     let found = 0;
@@ -456,13 +458,6 @@ describe('keywords at the very end of the text', () => {
   // text's last byte; comparing the paths with each other would not see it when both are wrong, so
   // the literal positions are checked against a plain search and the generic keywords' prose hook
   // against where they are.
-  const run = (text: string, codes: Uint8Array | null | undefined) => {
-    const out: PatternMatch[] = [];
-    const prose: number[] = [];
-    const lits = new LiteralHits();
-    scanPortedRules(text, out, (_t, s, e) => prose.push(s, e), lits, codes);
-    return { out, prose, first: [...lits.first] };
-  };
   const filler = (n: number): string => 'zq, '.repeat(Math.ceil(n / 4)).slice(0, n);
   const keywords = [
     ...new Set([
