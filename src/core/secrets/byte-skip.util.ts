@@ -138,6 +138,8 @@ const returnPastEnd = (d: number): number[] => [
   RETURN,
   END,
 ];
+/** `if (i >= n) return -1`: at the end of the text (i and n are locals 0 and 1 in every function). */
+const returnAtEnd = (): number[] => [...get(I), ...get(N), GE_S, IF, VOID, ...c32(-1), RETURN, END];
 /** `local++` */
 const increment = (local: number): number[] => [...get(local), ...c32(1), ADD, ...set(local)];
 
@@ -301,14 +303,7 @@ function runBody(t: AutomatonTables, at: RunLayout): number[] {
     1,
     END,
     // if (i >= n) return -1
-    ...get(I),
-    ...get(N),
-    GE_S,
-    IF,
-    VOID,
-    ...c32(-1),
-    RETURN,
-    END,
+    ...returnAtEnd(),
     // k = class(b[i]); s = delta[s * K + k]
     ...classAt(0),
     ...set(KL),
@@ -388,15 +383,8 @@ function probeBody(at: RunLayout): number[] {
   return [
     LOOP,
     VOID,
-    // if (p >= n) return -1
-    ...get(P),
-    ...get(N),
-    GE_S,
-    IF,
-    VOID,
-    ...c32(-1),
-    RETURN,
-    END,
+    // if (p >= n) return -1 (p is local 0, as i)
+    ...returnAtEnd(),
     // not in a run: the next probe
     ...get(P),
     ...inRun,
