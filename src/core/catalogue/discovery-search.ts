@@ -83,6 +83,27 @@ export function stem(word: string): string {
   return w;
 }
 
+/**
+ * A file path in a task ("config/prod.json", "src/util.js", ".gitea/workflows/ci.yaml"): a name with
+ * a slash that has three or more parts, starts with a dot, or ends in a file extension. It is a file
+ * in a repository, not an `owner/repo` (ADR 0020, revision 8). A host ("github.com/foo/bar") and
+ * a branch or version ("release/1.4") are not paths.
+ */
+const SLASHED = /(^|[\s(])([A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+)(?=[\s.,;:!?)]|$)/g;
+export function isFilePath(token: string): boolean {
+  const parts = token.replace(/[.]+$/, '').split('/');
+  if (parts.length < 2 || parts.some((p) => !p)) return false;
+  if (/^[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|dev|de|fr|uk|gov|edu)$/i.test(parts[0]!)) return false;
+  const last = parts[parts.length - 1]!;
+  if (parts.length >= 3 || parts[0]!.startsWith('.')) return true;
+  return /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(last) && !/\.git$/i.test(last);
+}
+
+/** Every file path in the text replaced by `to`; the rest unchanged. */
+export function replaceFilePaths(text: string, to: string): string {
+  return text.replace(SLASHED, (m, lead: string, token: string) => (isFilePath(token) ? `${lead}${to}` : m));
+}
+
 export function splitWords(text: string): string[] {
   return text
     .replace(/OAuth2/g, 'Oauth2')
@@ -351,6 +372,10 @@ export class CatalogueSearch {
     let text = ` ${query.slice(0, 500).toLowerCase()} `.replace(/['’]s\b/g, '');
     let scope: Scope | null = null;
     let single = false;
+    // A file path is a file in a repository, not an owner/repo.
+    const withFiles = replaceFilePaths(text, ' file ');
+    if (withFiles !== text) scope = 'repo';
+    text = withFiles;
     // owner/repo means a repository; #12, a hex sha or a bare number means one item.
     const ownerRepo = /(^|\s)[a-z0-9_.-]+\/[a-z0-9_.-]+/.test(text);
     if (ownerRepo) {

@@ -6,7 +6,7 @@
 // texts (its description, its summary, its operationId and its route read as phrases; 0.8 the
 // best of them, 0.2 their average). The encoder is a port: the model lives in src/infra.
 import type { CatalogueOperation } from './tool-catalogue';
-import { CatalogueSearch, splitWords, type SearchHit } from './discovery-search';
+import { CatalogueSearch, replaceFilePaths, splitWords, type SearchHit } from './discovery-search';
 
 /** Turns sentences into vectors (any length; compared by cosine). */
 export interface SentenceEncoder {
@@ -115,13 +115,13 @@ const JARGON: Array<[RegExp, string]> = [
 const SHOW_ME = /\b(show|give|tell|get|find|send|fetch|list|let|pull up|bring up) me\b/gi;
 
 /**
- * The task as the encoder reads it: `owner/repo` is "the repository", quoted names and messages go,
+ * The task as the encoder reads it: a file path is "the file" and `owner/repo` "the repository",
+ * quoted names and messages go,
  * jargon (PR, MR, ticket, repo, org, PAT, CI secret, pipeline, tarball) is spelt out, and "my", "I"
  * and "me" are "the authenticated user", as the summaries of the current user's operations say it.
  */
 export function queryText(query: string): string {
-  let text = query
-    .slice(0, 500)
+  let text = replaceFilePaths(query.slice(0, 500), 'the file')
     .replace(/(^|\s)[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+/g, '$1the repository')
     .replace(/(^|[\s(=])(['"`“‘])[^'"`”’]*['"`”’](?=[\s.,;:!?)]|$)/g, '$1')
     .replace(/#(\d+)/g, 'number $1');

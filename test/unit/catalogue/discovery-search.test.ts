@@ -2,6 +2,7 @@ import { loadBundledSpec } from '../../../src/infra/gitea/spec-source';
 import { buildCatalogue } from '../../../src/core/catalogue/tool-catalogue';
 import {
   CatalogueSearch,
+  isFilePath,
   measureSearchAccuracy,
   oneEditApart,
   type DiscoveryTask,
@@ -159,6 +160,26 @@ describe('CatalogueSearch', () => {
     expect(intent.scope).toBe('repo');
     expect([...intent.terms.keys()]).not.toContain('acme');
     expect(intent.action).toBe('list');
+  });
+
+  // ADR 0020, revision 8: before, a path was read as owner/repo ("repo"), and these ranked an edit
+  // of the repository or of an issue's reaction first, the file operation not in the top 5.
+  it('reads a file path as a file in a repository, not as owner/repo', () => {
+    for (const p of ['config/app.json', 'src/index.ts', '.gitea/workflows/ci.yaml', 'a/b/c', 'docs/old.md.'])
+      expect(isFilePath(p)).toBe(true);
+    for (const p of ['acme/webapp', 'release/1.4', 'github.com/foo/bar', 'bob/dotfiles', 'acme/web.git'])
+      expect(isFilePath(p)).toBe(false);
+    const intent = CatalogueSearch.expand('update src/index.ts');
+    expect(intent.scope).toBe('repo');
+    expect(intent.terms.has('file')).toBe(true);
+    expect(intent.ownerRepo).toBe(false);
+  });
+
+  it.each([
+    ['update src/index.ts in acme/web', 'repoUpdateFile'],
+    ['remove docs/legacy.md from acme/web', 'repoDeleteFile'],
+  ])('"%s" ranks %s first (a path is a file)', (query, expected) => {
+    expect(search.search(query, 3)[0]!.name).toBe(expected);
   });
 
   it.each([

@@ -101,6 +101,26 @@ describe('FusedSearch (words and meaning)', () => {
     );
   });
 
+  it('reads a file path as "the file", and a host or a branch as before', () => {
+    expect(queryText('overwrite config/prod.json in acme/web')).toBe('overwrite the file in the repository');
+    expect(queryText('edit .gitea/workflows/ci.yaml')).toBe('edit the file');
+    expect(queryText('merge release/1.4 into main')).toBe('merge the repository into main');
+  });
+
+  // ADR 0020, revision 8: before, the path was "the repository" and these ranked the branch
+  // operations (first) or the repository's deletion (first) above the file operation.
+  it.each([
+    ['overwrite config/app.json on branch main', 'repoUpdateFile'],
+    ['remove docs/legacy.md from acme/web', 'repoDeleteFile'],
+  ])(
+    '"%s" ranks %s first (a path is a file)',
+    async (query, expected) => {
+      const fused = new FusedSearch(lexical, operations, encoder);
+      expect((await fused.search(query, 3))[0]!.name).toBe(expected);
+    },
+    120_000,
+  );
+
   it('says "my", "I" and "me" as the current user\'s operations do, but not "show me"', () => {
     expect(queryText('list my repos')).toBe("list the authenticated user's repositories");
     expect(queryText('what orgs am I in')).toBe('what organizations the authenticated user is in');
