@@ -74,6 +74,7 @@ import { BODY_NEGATIVE_FORMATS, BODY_SECRET_FORMATS } from './corpus-bodies';
 import { SHAPE_NEGATIVE_FORMATS, SHAPE_SECRET_FORMATS } from './corpus-shapes';
 import { GENERIC_NEGATIVE_FORMATS, GENERIC_SECRET_FORMATS } from './corpus-generic';
 import { STRUCTURE_NEGATIVE_FORMATS, STRUCTURE_SECRET_FORMATS } from './corpus-structure';
+import { DRAWS_NEGATIVE_FORMATS } from './corpus-draws';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -552,6 +553,7 @@ export const NEGATIVE_FORMATS: NegativeFormat[] = [
   ...SHAPE_NEGATIVE_FORMATS,
   ...GENERIC_NEGATIVE_FORMATS,
   ...STRUCTURE_NEGATIVE_FORMATS,
+  ...DRAWS_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

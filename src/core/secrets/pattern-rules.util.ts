@@ -416,6 +416,14 @@ const VENDOR_PREFIX_DENY = new Set(
   ).split(' '),
 );
 
+// Markers that say the random part names a stored thing rather than opens anything: CI cache keys
+// (`npm-cache-<random>`, actions/cache and Gitea runners), build and layer ids.
+const VENDOR_MARKER_DENY = new Set(
+  'cache hash sha etag chunk index build ref rev commit tag ver version image img asset trace span log run job step file lock deps layer'.split(
+    ' ',
+  ),
+);
+
 // Values that are random by design and not credentials: OAuth state, nonces, PKCE, CSRF tokens.
 const NONCE_BEFORE_RE = /(?:state|nonce|challenge|verifier|csrf|_csrf|xsrf)["']?\s{0,3}[=:]\s{0,3}["']?$/i;
 
@@ -445,6 +453,7 @@ function vendorTokens(): AnchoredRule[] {
     VENDOR_TOKEN_RE.lastIndex = at;
     const m = VENDOR_TOKEN_RE.exec(text);
     if (m === null || VENDOR_PREFIX_DENY.has(m[1]!) || !randomBase62(m[4]!)) return null;
+    if (m[3] !== undefined && VENDOR_MARKER_DENY.has(m[3])) return null;
     // Two letters alone could be the start of any random base64url value (an OAuth state, a nonce):
     // a two-letter prefix needs a marker (zq_live_...).
     if (m[1]!.length < 3 && m[3] === undefined) return null;

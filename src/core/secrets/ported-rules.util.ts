@@ -432,8 +432,15 @@ function genericAllowed(secret: string, match: string): boolean {
   // A Markdown quote marker at the start of the next line is not the `>` operator of `key > value`
   // (a quoted key file: `Comment: "rsa-key-2026"` then `> <body line>`).
   if (QUOTED_LINE_RE.test(name)) return true;
+  // A fingerprint, digest or checksum of a key identifies it and opens nothing (API_KEY_FINGERPRINT=
+  // <hex>, TOKEN_SHA256=<hex>); a go.sum line's `h1:` hash after a module path holding `api`.
+  if (DIGEST_NAME_RE.test(name) && HEX_DIGEST_RE.test(secret)) return true;
+  if (GO_SUM_RE.test(name)) return true;
   return PUBLIC_NAME_RE.test(name);
 }
+const DIGEST_NAME_RE = /(?:fingerprint|sha(?:1|224|256|384|512)?|digest|checksum|md5)[\s"'`:=]*$/i;
+const HEX_DIGEST_RE = /^(?:[0-9a-f]{32,128}|[0-9A-F]{32,128}|[0-9a-f]{2}(?::[0-9a-f]{2}){15,63})$/;
+const GO_SUM_RE = /[ \t]v[0-9]+\.[0-9]+\.[0-9]+\S*(?:\/go\.mod)?[ \t]h1:$/;
 
 const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 /**
