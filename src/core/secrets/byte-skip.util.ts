@@ -42,6 +42,14 @@ export type ByteSkip = {
   readonly probe: (p: number, n: number) => number;
   readonly runStart: () => number;
   readonly runEnd: () => number;
+  /**
+   * The same probe for the runs of WORD_RUN_MIN or more token characters ([A-Za-z0-9_-]), read to
+   * their ends (no bound): where the separator and upper-case prefix scans of pattern-scanner.util.ts
+   * look for tokens. The bounds are then `runStart()`, `runEnd()`.
+   */
+  readonly words: (p: number, n: number) => number;
+  /** After `words`: WORD_SEP when the run holds '_' or '-', WORD_UPPER when it holds A-Z (ORed). */
+  readonly runFlags: () => number;
 };
 
 /** What the run probe looks for: runs of at least RUN_MIN, read at most RUN_MAX back and on. */
@@ -51,6 +59,17 @@ export const RUN_MAX = 64 * 1024;
 const RUN_ALPHABET = new Uint8Array(256);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_')
   RUN_ALPHABET[ch.charCodeAt(0)] = 1;
+
+/** The token runs `words` looks for: at least WORD_RUN_MIN characters of [A-Za-z0-9_-]. */
+export const WORD_RUN_MIN = 16;
+/** Their reach, beyond any text (the probe's bound, never met). */
+const WORD_RUN_MAX = 1 << 30;
+export const WORD_SEP = 2;
+export const WORD_UPPER = 4;
+const WORD_ALPHABET = new Uint8Array(256);
+for (const ch of 'abcdefghijklmnopqrstuvwxyz0123456789') WORD_ALPHABET[ch.charCodeAt(0)] = 1;
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') WORD_ALPHABET[ch.charCodeAt(0)] = 1 | WORD_UPPER;
+for (const ch of '_-') WORD_ALPHABET[ch.charCodeAt(0)] = 1 | WORD_SEP;
 
 /** The keyword automaton, as scanPortedRules steps it (see buildAutomaton in ported-rules.util.ts). */
 export type AutomatonTables = {
@@ -102,6 +121,7 @@ const VOID = 0x40;
 const I32 = 0x7f;
 const get = (l: number): number[] => [0x20, l];
 const set = (l: number): number[] => [0x21, l];
+const tee = (l: number): number[] => [0x22, l];
 const c32 = (x: number): number[] => [0x41, ...sleb(x | 0)];
 const load8 = (offset: number): number[] => [0x2d, 0, ...uleb(offset)];
 const load16 = (offset: number): number[] => [0x2f, 1, ...uleb(offset)];
@@ -260,6 +280,7 @@ type RunLayout = {
   start3At: number;
   stateAt: number;
   alphabetAt: number;
+  wordAlphabetAt: number;
 };
 function runBody(t: AutomatonTables, at: RunLayout): number[] {
   const S = 2;
@@ -373,13 +394,19 @@ function runBody(t: AutomatonTables, at: RunLayout): number[] {
   ];
 }
 
-// `probe`: locals 0 p (as I), 1 n (parameters), 2 s, 3 e.
-function probeBody(at: RunLayout): number[] {
+// `probe` and `words`: locals 0 p (as I), 1 n (parameters), 2 s, 3 e (and for `words` 4 t, 5 f);
+// runs of `min` or more characters of the alphabet at `alphabetAt`, read at most `max` back and on.
+// `flags`: the OR of the alphabet's entries over the run's bytes is kept too (`words`).
+function probeBody(at: RunLayout, alphabetAt: number, min: number, max: number, flags = false): number[] {
   const P = I;
   const S = 2;
   const E = 3;
+  const T = 4;
+  const F = 5;
   /** 0 unless the byte at the address on the stack is in the run alphabet */
-  const inRun = [...load8(TEXT_AT), ...load8(at.alphabetAt)];
+  const inRun = [...load8(TEXT_AT), ...load8(alphabetAt)];
+  /** inRun, its value also ORed into f (with `flags`) */
+  const inRunOr = flags ? [...inRun, ...tee(T), ...get(F), OR, ...set(F), ...get(T)] : inRun;
   return [
     LOOP,
     VOID,
@@ -392,13 +419,15 @@ function probeBody(at: RunLayout): number[] {
     IF,
     VOID,
     ...get(P),
-    ...c32(RUN_MIN),
+    ...c32(min),
     ADD,
     ...set(P),
     BR,
     1,
     END,
-    // s = p; back while s > 0 && p - s < RUN_MAX && inRun(s - 1)
+    // f = alphabet[b[p]]
+    ...(flags ? [...get(P), ...inRun, ...set(F)] : []),
+    // s = p; back while s > 0 && p - s < max && inRun(s - 1)
     ...get(P),
     ...set(S),
     BLOCK,
@@ -413,14 +442,14 @@ function probeBody(at: RunLayout): number[] {
     ...get(P),
     ...get(S),
     SUB,
-    ...c32(RUN_MAX),
+    ...c32(max),
     GE_S,
     BR_IF,
     1,
     ...get(S),
     ...c32(1),
     SUB,
-    ...inRun,
+    ...inRunOr,
     EQZ,
     BR_IF,
     1,
@@ -432,7 +461,7 @@ function probeBody(at: RunLayout): number[] {
     0,
     END,
     END,
-    // e = p + 1; on while e < n && e - s <= RUN_MAX && inRun(e)
+    // e = p + 1; on while e < n && e - s <= max && inRun(e)
     ...get(P),
     ...c32(1),
     ADD,
@@ -449,12 +478,12 @@ function probeBody(at: RunLayout): number[] {
     ...get(E),
     ...get(S),
     SUB,
-    ...c32(RUN_MAX + 1),
+    ...c32(max + 1),
     GE_S,
     BR_IF,
     1,
     ...get(E),
-    ...inRun,
+    ...inRunOr,
     EQZ,
     BR_IF,
     1,
@@ -463,16 +492,16 @@ function probeBody(at: RunLayout): number[] {
     0,
     END,
     END,
-    // too short: the next probe RUN_MIN past its end
+    // too short: the next probe `min` past its end
     ...get(E),
     ...get(S),
     SUB,
-    ...c32(RUN_MIN),
+    ...c32(min),
     LT_S,
     IF,
     VOID,
     ...get(E),
-    ...c32(RUN_MIN),
+    ...c32(min),
     ADD,
     ...set(P),
     BR,
@@ -484,6 +513,7 @@ function probeBody(at: RunLayout): number[] {
     ...c32(0),
     ...get(E),
     ...store32(at.stateAt + 8),
+    ...(flags ? [...c32(0), ...get(F), ...store32(at.stateAt + 12)] : []),
     ...get(P),
     RETURN,
     END,
@@ -492,17 +522,18 @@ function probeBody(at: RunLayout): number[] {
   ];
 }
 
-function moduleBytes(pages: number, run: number[], probe: number[]): Uint8Array {
+function moduleBytes(pages: number, run: number[], probe: number[], words: number[]): Uint8Array {
   const func = [1, 2, I32, ...BODY]; // one group of two i32 locals
   const func2 = [1, 2, I32, ...run];
   const func3 = [1, 2, I32, ...probe];
+  const func4 = [1, 4, I32, ...words]; // s, e, t, f
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, [2, 0x60, 2, I32, I32, 1, I32, 0x60, 3, I32, I32, I32, 1, I32]),
-    ...section(3, [3, 0, 1, 0]),
+    ...section(3, [4, 0, 1, 0, 0]),
     ...section(5, [1, 0, ...uleb(pages)]),
     ...section(7, [
-      4,
+      5,
       ...name('m'),
       0x02,
       0,
@@ -515,15 +546,20 @@ function moduleBytes(pages: number, run: number[], probe: number[]): Uint8Array 
       ...name('probe'),
       0x00,
       2,
+      ...name('words'),
+      0x00,
+      3,
     ]),
     ...section(10, [
-      3,
+      4,
       ...uleb(func.length),
       ...func,
       ...uleb(func2.length),
       ...func2,
       ...uleb(func3.length),
       ...func3,
+      ...uleb(func4.length),
+      ...func4,
     ]),
   ]);
 }
@@ -552,16 +588,21 @@ export function createByteSkip(
     const start3At = align(classAt + 256);
     const stateAt = align(start3At + automaton.start3.length);
     const alphabetAt = align(stateAt + 16);
-    const layout: RunLayout = { deltaAt, outAt, classAt, start3At, stateAt, alphabetAt };
-    const pages = Math.ceil((alphabetAt + 256) / PAGE);
-    const instance = new wasm.Instance(
-      new wasm.Module(moduleBytes(pages, runBody(automaton, layout), probeBody(layout))),
-      {},
+    const wordAlphabetAt = alphabetAt + 256;
+    const layout: RunLayout = { deltaAt, outAt, classAt, start3At, stateAt, alphabetAt, wordAlphabetAt };
+    const pages = Math.ceil((wordAlphabetAt + 256) / PAGE);
+    const bytes = moduleBytes(
+      pages,
+      runBody(automaton, layout),
+      probeBody(layout, alphabetAt, RUN_MIN, RUN_MAX),
+      probeBody(layout, wordAlphabetAt, WORD_RUN_MIN, WORD_RUN_MAX, true),
     );
+    const instance = new wasm.Instance(new wasm.Module(bytes), {});
     const memory = instance.exports['m'] as { buffer: ArrayBuffer };
     const next = instance.exports['next'] as (i: number, n: number) => number;
     const run = instance.exports['run'] as (i: number, n: number, s: number) => number;
     const probe = instance.exports['probe'] as (p: number, n: number) => number;
+    const words = instance.exports['words'] as (p: number, n: number) => number;
     const heap = new Uint8Array(memory.buffer);
     // The bitmaps' words as little-endian bytes: bit x is bit (x & 7) of byte x >> 3 either way.
     const put = (bits: ArrayBufferView, at: number): void => {
@@ -575,7 +616,8 @@ export function createByteSkip(
     put(automaton.classOf.subarray(0, 256), classAt);
     put(automaton.start3, start3At);
     put(RUN_ALPHABET, alphabetAt);
-    const stateView = new Int32Array(memory.buffer, stateAt, 3);
+    put(WORD_ALPHABET, wordAlphabetAt);
+    const stateView = new Int32Array(memory.buffer, stateAt, 4);
     return {
       bytes: new Uint8Array(memory.buffer, TEXT_AT, textMax),
       next,
@@ -584,6 +626,8 @@ export function createByteSkip(
       probe,
       runStart: () => stateView[1]!,
       runEnd: () => stateView[2]!,
+      words,
+      runFlags: () => stateView[3]!,
     };
   } catch {
     return null;

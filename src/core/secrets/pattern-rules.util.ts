@@ -11,6 +11,11 @@ export type AnchoredRule = {
   /** Characters of the secret that the mask may show (its public prefix). */
   reveal: number;
   match: (text: string, at: number) => [number, number] | null;
+  /**
+   * Every match starts with at least this many token characters ([A-Za-z0-9_-]) from `at`, its
+   * anchor's included (0: not known). The scanner looks for such rules in runs of token characters.
+   */
+  tokenRun: number;
 };
 
 const isWordCode = (c: number): boolean =>
@@ -39,6 +44,23 @@ export function looksRandom(s: string, from = 0): boolean {
   return false;
 }
 
+const TOKEN_CODE = /^[A-Za-z0-9_-]$/;
+/**
+ * How many token characters a prefixed rule's matches start with: the anchor's, when they all are,
+ * and the least count of the body's first character class when every character it takes is one.
+ */
+function tokenRunOf(anchor: string, body: string): number {
+  if (!/^[A-Za-z0-9_-]+$/.test(anchor)) return 0;
+  const m = /^(\[[^\]]+\]|[A-Za-z0-9_-])\{(\d+)/.exec(body);
+  if (m === null) return anchor.length;
+  const cls = new RegExp(`^${m[1]!}$`);
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    if (cls.test(ch) && !TOKEN_CODE.test(ch)) return anchor.length;
+  }
+  return anchor.length + Number(m[2]);
+}
+
 // A prefixed token: sticky regex at the anchor, word boundary before, no token character after.
 function prefixed(
   kind: string,
@@ -52,6 +74,7 @@ function prefixed(
     kind,
     anchor,
     reveal,
+    tokenRun: tokenRunOf(anchor, body),
     match(text, at) {
       if (!boundaryBefore(text, at)) return null;
       re.lastIndex = at;
@@ -242,6 +265,7 @@ function azureClientSecret(): AnchoredRule {
     kind: 'azure-client-secret',
     anchor: 'Q~',
     reveal: 0,
+    tokenRun: 0,
     match(text, at) {
       const start = at - 4;
       if (start < 0) return null;
@@ -260,6 +284,7 @@ function braintree(anchor: string): AnchoredRule {
     kind: 'paypal-braintree-token',
     anchor,
     reveal: 12 + anchor.length,
+    tokenRun: 0,
     match(text, at) {
       const start = at - 12;
       if (start < 0 || !boundaryBefore(text, start)) return null;
@@ -277,6 +302,7 @@ function slackWebhook(): AnchoredRule {
     kind: 'slack-webhook',
     anchor,
     reveal: 0,
+    tokenRun: 0,
     match(text, at) {
       if (!text.startsWith('hooks.slack.com', at - 15)) return null;
       re.lastIndex = at + anchor.length;
@@ -293,6 +319,7 @@ function discordWebhook(): AnchoredRule {
     kind: 'discord-webhook',
     anchor,
     reveal: 0,
+    tokenRun: 0,
     match(text, at) {
       re.lastIndex = at + anchor.length;
       const m = re.exec(text);
@@ -310,6 +337,7 @@ function telegramBotToken(): AnchoredRule {
     kind: 'telegram-bot-token',
     anchor: 'AA',
     reveal: 0,
+    tokenRun: 0,
     match(text, at) {
       if (at < 9 || text.charCodeAt(at - 1) !== 58) return null;
       let s = at - 1;
@@ -328,6 +356,7 @@ function sendgrid(): AnchoredRule {
     kind: 'sendgrid-key',
     anchor: 'SG.',
     reveal: 3,
+    tokenRun: 0,
     match(text, at) {
       if (!boundaryBefore(text, at)) return null;
       re.lastIndex = at;
@@ -344,6 +373,7 @@ function mailchimp(): AnchoredRule {
     kind: 'mailchimp-key',
     anchor: '-us',
     reveal: 0,
+    tokenRun: 0,
     match(text, at) {
       const start = at - 32;
       if (start < 0 || !boundaryBefore(text, start)) return null;
@@ -365,6 +395,7 @@ function teamsWebhook(): AnchoredRule {
     kind: 'teams-webhook',
     anchor,
     reveal: 0,
+    tokenRun: 0,
     match(text, at) {
       re.lastIndex = at + anchor.length;
       const m = re.exec(text);
@@ -381,6 +412,7 @@ function mattermostWebhook(): AnchoredRule {
     kind: 'mattermost-webhook',
     anchor,
     reveal: 0,
+    tokenRun: 0,
     match(text, at) {
       re.lastIndex = at + anchor.length;
       const m = re.exec(text);
@@ -463,6 +495,7 @@ function vendorTokens(): AnchoredRule[] {
   const rules: AnchoredRule[] = [];
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   for (const a of letters)
-    for (const b of letters) rules.push({ kind: 'vendor-token', anchor: a + b, reveal: 0, match });
+    for (const b of letters)
+      rules.push({ kind: 'vendor-token', anchor: a + b, reveal: 0, tokenRun: 0, match });
   return rules;
 }

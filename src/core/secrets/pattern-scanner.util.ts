@@ -12,7 +12,7 @@ import {
   PatternMatch,
   looksRandom,
 } from './pattern-rules.util';
-import { RUN_MAX, RUN_MIN } from './byte-skip.util';
+import { RUN_MAX, RUN_MIN, WORD_RUN_MIN, WORD_SEP, WORD_UPPER, type ByteSkip } from './byte-skip.util';
 import { META_WORDS } from './keyword-rules';
 import { isPlaceholder } from './placeholder.util';
 import { asciiCodes, byteSkipOf, LiteralHits, namesProvider, scanPortedRules } from './ported-rules.util';
@@ -51,17 +51,41 @@ const escapeRe = (a: string): string => a.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'
 //    sk-..., npm_..., hvs...., and the JWT's dots; the token start is then found by a bounded look back;
 const SEP_RE = /[_.-][A-Za-z0-9_-]{16}/g;
 // 2. UPPER_RE: the prefixes that start with an upper-case letter (AKIA, AIza, GOCSPX-, discord ids ...);
+const UPPER_ANCHORS = [...PREFIX_RULES.keys()]
+  .flatMap((k) => PREFIX_RULES.get(k)!.map((r) => r.anchor))
+  .filter((a) => /^[A-Z]/.test(a) && a !== 'SK' && a.length > 2);
+/** The pairs a Discord bot token starts with (the base64 of a snowflake id), as UPPER_RE has them. */
+const DISCORD_PAIRS = ['MT', 'Mj', 'Mz', 'ND', 'NT', 'Nj', 'Nz', 'OD', 'OT'];
 const UPPER_RE = new RegExp(
-  [
-    ...[...PREFIX_RULES.keys()]
-      .flatMap((k) => PREFIX_RULES.get(k)!.map((r) => r.anchor))
-      .filter((a) => /^[A-Z]/.test(a) && a !== 'SK' && a.length > 2)
-      .map(escapeRe),
-    'SK[0-9a-f]',
-    '(?:M[Tjz]|N[DTjz]|O[DT])[A-Za-z0-9]{20}',
-  ].join('|'),
+  [...UPPER_ANCHORS.map(escapeRe), 'SK[0-9a-f]', '(?:M[Tjz]|N[DTjz]|O[DT])[A-Za-z0-9]{20}'].join('|'),
   'g',
 );
+// Over the outermost scan's bytes (in the WebAssembly module's memory) both scans are answered from
+// the runs of WORD_RUN_MIN or more token characters ([A-Za-z0-9_-]) that the module's `words` probe
+// finds, instead of a regex trying every position: a SEP_RE match is a separator followed by 16
+// token characters, so it lies in (or just before, for '.') such a run; an UPPER_RE match is looked
+// for in such runs (where its rules' matches start, when they start with WORD_RUN_MIN token
+// characters: AnchoredRule.tokenRun), and the anchors of the other rules tried at one (ATBB, ATATT3,
+// SG.) with indexOf. Both take the candidates in text order with the loops' own skips, so the rules
+// are tried at the same positions, in the same order, as by the regexes (see scanAnchoredOverRuns).
+const UPPER_STICKY = new RegExp(UPPER_RE.source, 'y');
+/** The first two characters of the UPPER_RE matches (c0 << 7 | c1): the keys of its rules. */
+const UPPER_PAIRS = new Uint8Array(1 << 14);
+for (const pair of [...UPPER_ANCHORS.map((a) => a.slice(0, 2)), 'SK', ...DISCORD_PAIRS])
+  UPPER_PAIRS[(pair.charCodeAt(0) << 7) | pair.charCodeAt(1)] = 1;
+/** The anchors of the rules tried at an UPPER_RE match whose matches need not start a token run. */
+const UPPER_LITERALS = [
+  ...new Set(
+    [...PREFIX_RULES.values()]
+      .flat()
+      .filter(
+        (r) =>
+          UPPER_PAIRS[(r.anchor.charCodeAt(0) << 7) | r.anchor.charCodeAt(1)] === 1 &&
+          r.tokenRun < WORD_RUN_MIN,
+      )
+      .map((r) => r.anchor),
+  ),
+];
 // 3. the few prefixes without a separator, each as its own literal regex (fast), with the offset of
 //    the token start from the match (the telegram token starts after the colon);
 //    found with indexOf (much faster than a regex for a literal) and confirmed by a sticky regex.
@@ -100,14 +124,132 @@ function tryPrefixRules(text: string, at: number, out: Array<PatternMatch & { pr
   return -1;
 }
 
-function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>, lits: LiteralHits): void {
+/** The separator scan's token start for a SEP_RE match at `at`: a bounded look back. */
+function tokenStartBefore(text: string, at: number): number {
+  // Look back (at most 128 characters) to the start of the token that holds this separator.
+  let s = at;
+  while (s > 0 && at - s < 128 && isWordCode(text.charCodeAt(s - 1))) s--;
+  if (s > 0 && text.charCodeAt(s - 1) === 92 && s < at && afterEscape(text, s + 1)) s++; // "\nghp_..."
+  return s;
+}
+
+/**
+ * The separator and upper-case prefix scans of scanAnchored over the runs of token characters (see
+ * UPPER_STICKY): the same rules tried at the same positions in the same order as by SEP_RE and UPPER_RE.
+ */
+function scanAnchoredOverRuns(
+  text: string,
+  codes: Uint8Array,
+  wasm: ByteSkip,
+  out: Array<PatternMatch & { prio: number }>,
+): void {
+  const n = text.length;
+  // The runs of WORD_RUN_MIN or more token characters, as [start, end) pairs in text order: those
+  // that can hold a separator match (a '_' or '-' in them, or a '.' before), and those that hold an
+  // upper-case letter (most runs are hex: neither).
+  const sepRuns: number[] = [];
+  const upperRuns: number[] = [];
+  for (let p = wasm.words(WORD_RUN_MIN - 1, n); p >= 0;) {
+    const s = wasm.runStart();
+    const e = wasm.runEnd();
+    const f = wasm.runFlags();
+    if ((f & WORD_SEP) !== 0 || (s > 0 && codes[s - 1] === 46)) sepRuns.push(s, e);
+    if ((f & WORD_UPPER) !== 0) upperRuns.push(s, e);
+    p = wasm.words(e + WORD_RUN_MIN, n);
+  }
+  // SEP_RE: a separator at p, token characters at p + 1 .. p + 16 (so p + 17 <= the run's end; the
+  // separator is in the run, or is the '.' just before it). `from` is the regex's lastIndex.
+  const span = WORD_RUN_MIN + 1;
+  let from = 0;
+  let lastStart = -1;
+  for (let r = 0; r < sepRuns.length; r += 2) {
+    const last = sepRuns[r + 1]! - span;
+    for (let p = Math.max(sepRuns[r]! - 1, from); p <= last; p++) {
+      const c = codes[p]!;
+      if (c !== 95 && c !== 46 && c !== 45) continue;
+      from = p + span;
+      const s = tokenStartBefore(text, p);
+      if (s !== lastStart && boundaryBefore(text, s)) {
+        lastStart = s;
+        const end = tryPrefixRules(text, s, out);
+        if (end > from) from = end;
+      }
+      p = from - 1;
+    }
+  }
+  // UPPER_RE: the next match from `at` on (its lastIndex) is the first of the next one starting in a
+  // run and the next one at an anchor of UPPER_LITERALS (each remembered until passed).
+  let at = 0;
+  let r = 0;
+  let inRun = -1;
+  const lit = UPPER_LITERALS.map(() => -1);
+  const upperAt = (p: number): boolean => {
+    UPPER_STICKY.lastIndex = p;
+    return UPPER_STICKY.test(text);
+  };
+  for (;;) {
+    if (inRun < at) {
+      inRun = -1;
+      for (; r < upperRuns.length; r += 2) {
+        // an UPPER_RE match starts with two token characters: its second is in the run too
+        const last = upperRuns[r + 1]! - 2;
+        let p = Math.max(upperRuns[r]!, at);
+        for (; p <= last; p++) if (UPPER_PAIRS[(codes[p]! << 7) | codes[p + 1]!] === 1 && upperAt(p)) break;
+        if (p <= last) {
+          inRun = p;
+          break;
+        }
+      }
+    }
+    let next = inRun;
+    for (let k = 0; k < lit.length; k++) {
+      let q = lit[k]!;
+      if (q < at && q !== -2) {
+        q = text.indexOf(UPPER_LITERALS[k]!, at);
+        while (q >= 0 && !upperAt(q)) q = text.indexOf(UPPER_LITERALS[k]!, q + 1);
+        lit[k] = q < 0 ? -2 : q; // -2: no more
+      }
+      if (q >= 0 && (next < 0 || q < next)) next = q;
+    }
+    if (next < 0) break;
+    const end = tryPrefixRules(text, next, out);
+    at = end > next ? end : next + 1;
+  }
+}
+
+function scanAnchored(
+  text: string,
+  out: Array<PatternMatch & { prio: number }>,
+  lits: LiteralHits,
+  codes: Uint8Array | null,
+): void {
+  const wasm = byteSkipOf(codes);
+  if (wasm !== null) scanAnchoredOverRuns(text, codes!, wasm, out);
+  else scanAnchoredByRegex(text, out);
+  scanAnchoredLiterals(text, out, lits);
+}
+
+/**
+ * What the separator and upper-case prefix scans find in text: over its token runs in the
+ * WebAssembly module's memory (`overRuns`, as the outermost scan of a long ASCII text) or by their
+ * regexes (as any other scan). For tests comparing the two.
+ */
+export function scanTokenPrefixes(text: string, overRuns: boolean): PatternMatch[] {
+  const out: Array<PatternMatch & { prio: number }> = [];
+  const codes = overRuns ? asciiCodes(text, true) : null;
+  const wasm = byteSkipOf(codes);
+  if (overRuns && wasm === null) throw new Error('not in the WebAssembly module: no token runs');
+  if (wasm !== null) scanAnchoredOverRuns(text, codes!, wasm, out);
+  else scanAnchoredByRegex(text, out);
+  return out.map(({ start, end, kind, reveal }) => ({ start, end, kind, reveal }));
+}
+
+/** The separator and upper-case prefix scans of scanAnchored, by SEP_RE and UPPER_RE. */
+function scanAnchoredByRegex(text: string, out: Array<PatternMatch & { prio: number }>): void {
   let lastStart = -1;
   SEP_RE.lastIndex = 0;
   for (let m = SEP_RE.exec(text); m !== null; m = SEP_RE.exec(text)) {
-    // Look back (at most 128 characters) to the start of the token that holds this separator.
-    let s = m.index;
-    while (s > 0 && m.index - s < 128 && isWordCode(text.charCodeAt(s - 1))) s--;
-    if (s > 0 && text.charCodeAt(s - 1) === 92 && s < m.index && afterEscape(text, s + 1)) s++; // "\nghp_..."
+    const s = tokenStartBefore(text, m.index);
     if (s === lastStart || !boundaryBefore(text, s)) continue;
     lastStart = s;
     const end = tryPrefixRules(text, s, out);
@@ -118,6 +260,14 @@ function scanAnchored(text: string, out: Array<PatternMatch & { prio: number }>,
     const end = tryPrefixRules(text, m.index, out);
     UPPER_RE.lastIndex = end > m.index ? end : m.index + 1;
   }
+}
+
+/** The rest of scanAnchored: the prefixes without a separator and the inner anchors, found with indexOf. */
+function scanAnchoredLiterals(
+  text: string,
+  out: Array<PatternMatch & { prio: number }>,
+  lits: LiteralHits,
+): void {
   for (const [needle, needleAt, re, offset] of LITERALS) {
     for (let i = lits.indexOf(text, needle); i >= 0;) {
       const at = i - needleAt;
@@ -278,7 +428,7 @@ function scan(text: string, windows: boolean, depth: number): PatternMatch[] {
   const codes = asciiCodes(text, depth === 0);
   scanPortedRules(text, ported, (_t, start, end) => prose.push(start, end), lits, codes);
 
-  scanAnchored(text, out, lits);
+  scanAnchored(text, out, lits, codes);
 
   scanKeywords(text, out, windows, lits);
 

@@ -7,6 +7,7 @@ import {
   ProseDigits,
   scanEncodedRuns,
   scanText,
+  scanTokenPrefixes,
   scanTextWithoutWindows,
 } from '../../../src/core/secrets/pattern-scanner.util';
 import {
@@ -21,7 +22,7 @@ import {
   scanPortedRules,
   usesByteSkip,
 } from '../../../src/core/secrets/ported-rules.util';
-import type { PatternMatch } from '../../../src/core/secrets/pattern-rules.util';
+import { ANCHORED_RULES, type PatternMatch } from '../../../src/core/secrets/pattern-rules.util';
 import { GITLEAKS_RULES } from '../../../src/core/secrets/gitleaks-rules.generated';
 import { KEYWORD_RULES } from '../../../src/core/secrets/keyword-rules';
 
@@ -160,6 +161,77 @@ describe('keyword skip over bytes', () => {
       found += wasm.out.length;
     }
     expect(found).toBeGreaterThan(100);
+  });
+});
+
+describe('the separator and upper-case prefix scans over token runs', () => {
+  // Over the outermost scan's bytes the two scans read the runs of 16 or more token characters the
+  // WebAssembly module finds (and ATBB, ATATT3, SG. with indexOf) instead of running SEP_RE and
+  // UPPER_RE: the same rules must be tried at the same positions, so the findings are the same.
+  const anchors = [...new Set(ANCHORED_RULES.map((r) => r.anchor))];
+  const alphabets = [
+    '0123456789abcdef',
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
+    ALNUM,
+    ALNUM + '_-',
+    ALNUM + '_-=.',
+    ALNUM + '+/=',
+  ];
+  const token = (rng: () => number): string => {
+    const r = rng();
+    const head =
+      r < 0.7
+        ? anchors[Math.floor(rng() * anchors.length)]!
+        : r < 0.85
+          ? pick(rng, 'abcdefghijklmnopqrstuvwxyz', 2 + Math.floor(rng() * 6)) + pick(rng, '_-.', 1)
+          : pick(rng, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 2);
+    const body = pick(rng, alphabets[Math.floor(rng() * alphabets.length)]!, 8 + Math.floor(rng() * 90));
+    // a second segment now and then (JWTs, Discord and Dynatrace tokens, check suffixes)
+    return rng() < 0.2
+      ? `${head}${body}${pick(rng, '._-', 1)}${pick(rng, ALNUM, 6 + Math.floor(rng() * 40))}`
+      : head + body;
+  };
+  const between = ['', ' ', '"', '\\n', '\\t', '\u0000', '.', '-', '_', ':', '=', ',', '/', 'x', 'key: '];
+  it('finds what SEP_RE and UPPER_RE find, runs at the start and the end of the text included', () => {
+    const rng = mulberry32(1616);
+    let found = 0;
+    for (let n = 0; n < 120; n++) {
+      let text = n % 3 === 0 ? token(rng) : '';
+      while (text.length < 4096 + Math.floor(rng() * 2000)) {
+        const r = rng();
+        text +=
+          r < 0.35
+            ? token(rng)
+            : r < 0.7
+              ? between[Math.floor(rng() * between.length)]!
+              : r < 0.85
+                ? pick(rng, ALNUM + '_-', 10 + Math.floor(rng() * 12)) // runs around 16
+                : fragment(rng, true);
+      }
+      if (n % 2 === 1) text += token(rng);
+      const overRuns = scanTokenPrefixes(text, true);
+      expect(overRuns).toEqual(scanTokenPrefixes(text, false));
+      found += overRuns.length;
+    }
+    expect(found).toBeGreaterThan(100);
+  });
+  it('finds the tokens whose first 16 characters are not all token characters (ATBB, ATATT3, SG.)', () => {
+    // Their rules are tried where indexOf finds the anchor: no token run of 16 starts there.
+    const filler = ' ab cd'.repeat(700);
+    const rng = mulberry32(17);
+    const tokens = [
+      `ATBB${pick(rng, ALNUM, 3)}=${pick(rng, ALNUM, 3)}.${pick(rng, ALNUM, 24)}`,
+      `ATATT3${pick(rng, ALNUM, 3)}=${pick(rng, ALNUM, 3)}-${pick(rng, ALNUM, 60)}`,
+      `SG.${pick(rng, ALNUM, 22)}.${pick(rng, ALNUM, 43)}`,
+    ];
+    for (const t of tokens) {
+      for (const text of [`${filler} ${t}`, t + filler, `${filler} ${t} x`]) {
+        const found = scanTokenPrefixes(text, true);
+        // (SG. is found by the separator scan too: the merge keeps one)
+        expect([...new Set(found.map((f) => text.slice(f.start, f.end)))]).toEqual([t]);
+        expect(found).toEqual(scanTokenPrefixes(text, false));
+      }
+    }
   });
 });
 
