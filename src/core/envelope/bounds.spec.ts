@@ -23,6 +23,32 @@ describe('applyBounds', () => {
     expect(data).toHaveLength(3); // the caller's value is not cut in place at the top level
   });
 
+  it('names a list cut deep inside the data by its whole pointer, list by list', () => {
+    const data = { a: [{ b: { 'c/d': [1, 2, 3] } }, { b: { 'c/d': [4, 5, 6] } }], e: { f: [7, 8, 9] } };
+    const { text } = applyBounds(envelope(data), { maxItems: 2, maxChars: 100_000 });
+    const out = JSON.parse(text) as { truncated: { items: Array<{ path: string }> } };
+    expect(out.truncated.items.map((i) => i.path).sort()).toEqual(['/a/0/b/c~1d', '/a/1/b/c~1d', '/e/f']);
+  });
+
+  it('carries nothing of a walk that threw into the next one (its stacks are kept between calls)', () => {
+    const throwing = {
+      list: [[1, 2, 3]],
+      get broken(): unknown {
+        throw new Error('unreadable value');
+      },
+    };
+    expect(() => applyBounds(envelope(throwing), { maxItems: 2, maxChars: 100_000 })).toThrow(
+      'unreadable value',
+    );
+    const { text, truncated } = applyBounds(envelope({ only: [{ x: [1, 2, 3] }] }), {
+      maxItems: 2,
+      maxChars: 100_000,
+    });
+    expect(truncated).toBe(true);
+    const out = JSON.parse(text) as { truncated: { items: unknown[] } };
+    expect(out.truncated.items).toEqual([{ path: '/only/0/x', returned: 2, total: 3 }]);
+  });
+
   it('leaves a result within the limits untouched', () => {
     const data = { items: [1, 2], nested: { deep: [{ x: 1 }] } };
     const { text, truncated } = applyBounds(envelope(data), { maxItems: 5, maxChars: 100_000 });

@@ -40,38 +40,82 @@ function pathOf(node: PathNode): string {
   return parts.reverse().join('');
 }
 
+/**
+ * trimItems' stacks, kept between calls (the walk is synchronous and empties them): the holder and
+ * key of each container still to visit, and the index of its path in a path arena (parent index,
+ * key) that a JSON pointer is read from only for an array that is cut. Parallel arrays instead of
+ * two objects per container (a stack entry and a path node): the walk visits every object and
+ * array of a result, as cleanJson does (hygiene.ts).
+ */
+const TRIM = {
+  holders: [] as Array<Record<string | number, unknown> | unknown[]>,
+  keys: [] as Array<string | number>,
+  paths: [] as number[],
+  pathParent: [] as number[],
+  pathKey: [] as Array<string | number>,
+};
+
+/** The JSON pointer of entry `at` of the path arena ('' for the root, -1). */
+function arenaPath(at: number): string {
+  const parts: string[] = [];
+  for (let n = at; n >= 0; n = TRIM.pathParent[n]!) {
+    const key = TRIM.pathKey[n]!;
+    parts.push(typeof key === 'number' ? `/${key}` : `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  }
+  return parts.reverse().join('');
+}
+
 /** Trims arrays (top-level data and arrays nested inside it) to maxItems. */
 function trimItems(data: unknown, maxItems: number, found: Truncation['items'] & object): unknown {
   if (maxItems <= 0) return data;
   // Iterative walk: the value is at most 100 levels deep (deeper JSON stays text), but no recursion is
   // needed. Only objects and arrays are visited, and a JSON pointer is spelled out only for an array
   // that is cut (building one per value cost more than the rest of the result path).
-  const root = { value: data };
-  const stack: Array<{ holder: Record<string, unknown> | unknown[]; key: string | number; path: PathNode }> =
-    [{ holder: root as Record<string, unknown>, key: 'value', path: null }];
-  while (stack.length) {
-    const { holder, key, path } = stack.pop()!;
-    const value = (holder as Record<string | number, unknown>)[key];
-    if (Array.isArray(value)) {
-      let arr = value;
-      if (arr.length > maxItems) {
-        found.push({ path: pathOf(path) || '/', returned: maxItems, total: arr.length });
-        arr = arr.slice(0, maxItems);
-        (holder as Record<string | number, unknown>)[key] = arr;
-      }
-      for (let i = 0; i < arr.length; i++) {
-        const item: unknown = arr[i];
-        if (item !== null && typeof item === 'object')
-          stack.push({ holder: arr, key: i, path: { parent: path, key: i } });
-      }
-    } else if (value && typeof value === 'object') {
-      const obj = value as Record<string, unknown>;
-      for (const k of Object.keys(obj)) {
-        const item = obj[k];
-        if (item === null || typeof item !== 'object') continue;
-        stack.push({ holder: obj, key: k, path: { parent: path, key: k } });
+  const root: Record<string, unknown> = { value: data };
+  const { holders, keys, paths, pathParent, pathKey } = TRIM;
+  holders.length = keys.length = paths.length = pathParent.length = pathKey.length = 0;
+  holders.push(root);
+  keys.push('value');
+  paths.push(-1);
+  try {
+    while (holders.length) {
+      const holder = holders.pop() as Record<string | number, unknown>;
+      const key = keys.pop()!;
+      const path = paths.pop()!;
+      const value = holder[key];
+      if (Array.isArray(value)) {
+        let arr = value;
+        if (arr.length > maxItems) {
+          found.push({ path: arenaPath(path) || '/', returned: maxItems, total: arr.length });
+          arr = arr.slice(0, maxItems);
+          holder[key] = arr;
+        }
+        for (let i = 0; i < arr.length; i++) {
+          const item: unknown = arr[i];
+          if (item === null || typeof item !== 'object') continue;
+          pathParent.push(path);
+          pathKey.push(i);
+          holders.push(arr);
+          keys.push(i);
+          paths.push(pathKey.length - 1);
+        }
+      } else if (value && typeof value === 'object') {
+        const obj = value as Record<string, unknown>;
+        for (const k in obj) {
+          if (!Object.prototype.hasOwnProperty.call(obj, k)) continue;
+          const item = obj[k];
+          if (item === null || typeof item !== 'object') continue;
+          pathParent.push(path);
+          pathKey.push(k);
+          holders.push(obj);
+          keys.push(k);
+          paths.push(pathKey.length - 1);
+        }
       }
     }
+  } finally {
+    // Nothing of this result stays referenced, even when a step threw.
+    holders.length = keys.length = paths.length = pathParent.length = pathKey.length = 0;
   }
   return root.value;
 }

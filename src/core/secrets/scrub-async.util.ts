@@ -11,23 +11,44 @@ import { classifyBytes } from './text-encoding.util';
 /** Where base64 contents sit in results: the binary envelope, contents and blobs, wiki pages, lists of them. */
 const MAX_LOOK_DEPTH = 5;
 
+/** opaqueFields' stacks (value, depth), kept between calls: the walk is synchronous and empties them. */
+const LOOK = { values: [] as unknown[], depths: [] as number[] };
+
 function opaqueFields(value: unknown): string[] {
   const out: string[] = [];
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object' || depth > MAX_LOOK_DEPTH) continue;
-    if (Array.isArray(v)) {
-      for (const x of v) if (x !== null && typeof x === 'object') stack.push([x, depth + 1]);
-      continue;
+  // Two parallel stacks instead of a [value, depth] pair per container (the walk visits every
+  // object and array of a result down to MAX_LOOK_DEPTH).
+  const { values, depths } = LOOK;
+  values.length = depths.length = 0;
+  values.push(value);
+  depths.push(0);
+  try {
+    while (values.length > 0) {
+      const v = values.pop();
+      const depth = depths.pop()!;
+      if (v === null || typeof v !== 'object' || depth > MAX_LOOK_DEPTH) continue;
+      if (Array.isArray(v)) {
+        for (const x of v)
+          if (x !== null && typeof x === 'object') {
+            values.push(x);
+            depths.push(depth + 1);
+          }
+        continue;
+      }
+      const o = v as Record<string, unknown>;
+      if (typeof o.content_base64 === 'string') out.push(o.content_base64);
+      if (o.encoding === 'base64' && typeof o.content === 'string') out.push(o.content);
+      for (const k of Object.keys(o)) {
+        const x = o[k];
+        if (x !== null && typeof x === 'object') {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
     }
-    const o = v as Record<string, unknown>;
-    if (typeof o.content_base64 === 'string') out.push(o.content_base64);
-    if (o.encoding === 'base64' && typeof o.content === 'string') out.push(o.content);
-    for (const k of Object.keys(o)) {
-      const x = o[k];
-      if (x !== null && typeof x === 'object') stack.push([x, depth + 1]);
-    }
+  } finally {
+    // Nothing of this result stays referenced, even when a step threw.
+    values.length = depths.length = 0;
   }
   return out;
 }

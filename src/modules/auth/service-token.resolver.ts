@@ -1,7 +1,7 @@
 // Identity mode "token": the caller presents MCP_BEARER_TOKEN and calls run as the service account
 // behind GITEA_TOKEN. The account's login and admin flag come from Gitea at start and are re-checked
 // when a call fails with 401 (the token may have been rotated or revoked).
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { parseBearerHeader } from '../../core/oauth/bearer-header';
 import type { CallIdentity } from '../../core/ports';
 import type { GiteaUser, GiteaUserLookup } from './gitea-user.client';
@@ -19,7 +19,8 @@ export type ServiceTokenOptions = {
   recheckIntervalMs?: number;
 };
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+// One-shot SHA-256 (no Hash object per request): the bearer is hashed on every /mcp request.
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /** Constant-time comparison: both sides are hashed first so the length does not leak either. */
 export function bearerMatches(presented: string, expected: Buffer): boolean {

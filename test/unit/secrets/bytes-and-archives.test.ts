@@ -132,6 +132,32 @@ describe('archives', () => {
     }
   });
 
+  it('a look for archives that threw leaves nothing behind for the next result (its stacks are reused)', async () => {
+    let visits = 0;
+    const watched = {
+      get content_base64(): undefined {
+        visits++;
+        return undefined;
+      },
+    };
+    const throwing = {
+      first: { watched },
+      get broken(): unknown {
+        throw new Error('unreadable value');
+      },
+    };
+    await expect(scrubResultAsync(throwing, ctx('block'))).rejects.toThrow('unreadable value');
+    expect(visits).toBe(0);
+    const plain = { note: 'nothing to see' };
+    const r = await scrubResultAsync(plain, ctx('block'));
+    expect(visits).toBe(0); // what the walk that threw had still to visit is not visited now
+    expect(r.blocked).toBeNull();
+    expect(r.value).toEqual(plain);
+    // and the next archive is still found where it sits
+    const nested = await scrubResultAsync({ list: [{ entry: asResult(zip('app', secretTree)) }] }, ctx('mask'));
+    expect(nested.blocked?.reason).toMatch(/secrets in member/);
+  });
+
   it('a clean archive comes back unchanged', async () => {
     const raw = zip('app', cleanTree).toString('base64');
     const r = await scrubResultAsync({ content_base64: raw }, ctx('block'));
