@@ -154,7 +154,10 @@ describe('archives', () => {
     expect(r.blocked).toBeNull();
     expect(r.value).toEqual(plain);
     // and the next archive is still found where it sits
-    const nested = await scrubResultAsync({ list: [{ entry: asResult(zip('app', secretTree)) }] }, ctx('mask'));
+    const nested = await scrubResultAsync(
+      { list: [{ entry: asResult(zip('app', secretTree)) }] },
+      ctx('mask'),
+    );
     expect(nested.blocked?.reason).toMatch(/secrets in member/);
   });
 
