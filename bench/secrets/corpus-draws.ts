@@ -8,10 +8,100 @@
 // The look-alikes are values under a secret-sounding name that are not secrets (fingerprints, digests,
 // go.sum lines of a module named `api`, CI cache keys), which the engine on main masked.
 // Secrets are drawn at run time from the seeded PRNG; prefixes are joined from pieces.
-import type { NegativeFormat } from './corpus';
-import { A, B, D, H, n } from './corpus-kit';
+import type { NegativeFormat, SecretFormat } from './corpus';
+import { A, B, D, f, H, L, mk, n, U } from './corpus-kit';
+
+type Pick = (s: string, k: number) => string;
+/** Symbols a password generator draws from (no quotes, brackets or `$`, which shells and templates read). */
+const SYM = '!@#%^&*-_+=.~';
+/** A password drawn uniformly from letters, digits and symbols; the first character is not a symbol. */
+const symPw = (pick: Pick, k: number): string => pick(A, 1) + pick(A + SYM, k - 1);
+/** N characters of base62, uniformly: letters only in some draws. */
+const uni = (pick: Pick, k: number): string => pick(A, k);
+const choose = <T>(pick: Pick, xs: readonly T[]): T => xs[parseInt(pick(D + D.slice(0, 6), 2), 16) % xs.length]!;
+const PW_NAMES = ['DB_PASSWORD', 'REDIS_PASSWORD', 'SMTP_PASS', 'ADMIN_PWD', 'MYSQL_PASSWD', 'LDAP_BIND_PASSWORD'];
+const SECRET_NAMES = ['JWT_SECRET', 'AUTH_TOKEN', 'SESSION_SECRET', 'CLIENT_SECRET', 'WEBHOOK_SECRET', 'API_TOKEN'];
+
+export const DRAWS_SECRET_FORMATS: SecretFormat[] = [
+  // ---- Passwords with symbols, unquoted and quoted ----------------------------------------------------
+  f('dotenv-password-symbols', (pick) => {
+    const v = symPw(pick, 16);
+    return mk(v, `${choose(pick, PW_NAMES)}=${v}`);
+  }),
+  f('yaml-password-symbols', (pick) => {
+    const v = symPw(pick, 14);
+    return mk(v, `database:\n  host: db.internal\n  password: ${v}`);
+  }),
+  f('ini-password-symbols', (pick) => {
+    const v = symPw(pick, 18);
+    return mk(v, `[mysql]\nuser = app\npassword = ${v}`);
+  }),
+  f('docker-run-password-symbols', (pick) => {
+    const v = symPw(pick, 16);
+    return mk(v, `docker run -d -e ${choose(pick, PW_NAMES)}=${v} -p 5432:5432 postgres:16`);
+  }),
+  f('json-password-leading-symbol', (pick) => {
+    const v = pick('!@#%^&*', 1) + pick(A + SYM, 15);
+    return mk(v, `{"user": "svc", "password": "${v}"}`);
+  }),
+  f('quoted-password-symbols', (pick) => {
+    const v = pick(A + SYM, 20);
+    return mk(v, `export ${choose(pick, PW_NAMES)}="${v}"`);
+  }),
+  // ---- Base62 drawn uniformly (letters only in some draws) ------------------------------------------
+  f('dotenv-secret-uniform', (pick) => {
+    const v = uni(pick, 12 + (parseInt(pick(D, 1), 10) % 3) * 4);
+    return mk(v, `${choose(pick, [...PW_NAMES, ...SECRET_NAMES])}=${v}`);
+  }),
+  f('compose-secret-uniform', (pick) => {
+    const v = uni(pick, 16);
+    return mk(v, `    environment:\n      - ${choose(pick, SECRET_NAMES)}=${v}`);
+  }),
+  f('yaml-secret-letters', (pick) => {
+    const v = pick(U + L, 20);
+    return mk(v, `  ${choose(pick, ['jwt_secret', 'client_secret', 'auth_token', 'password'])}: ${v}`);
+  }),
+  // ---- Python: a default in the environment lookup ------------------------------------------------
+  f('python-environ-default', (pick) => {
+    const v = uni(pick, 24);
+    const name = choose(pick, [...PW_NAMES, ...SECRET_NAMES, 'API_KEY', 'SECRET_KEY', 'SIGNING_KEY']);
+    const call = pick('ab', 1) === 'a' ? 'os.environ.get' : 'os.getenv';
+    return mk(v, `${name.toLowerCase()} = ${call}("${name}", "${v}")`);
+  }),
+];
+
 
 export const DRAWS_NEGATIVE_FORMATS: NegativeFormat[] = [
+  // Of the shapes the draws above read: identifiers and words (CamelCase, with acronyms), YAML tags,
+  // dotted references, query strings whose next parameter follows the `&`, shell `&&` and entities.
+  n('assigned-identifier-words', (pick) => {
+    const w = ['getUserByIdAndName', 'KubernetesClusterName', 'ReadFromVaultPlease', 'parseHttpResponseBody'];
+    return `${choose(pick, ['token', 'password', 'client_secret', 'AUTH_TOKEN'])}: ${choose(pick, w)}`;
+  }),
+  n('assigned-yaml-tag', (pick) =>
+    choose(pick, [
+      `DbPassword: !Ref DatabasePassword${pick(D, 1)}`,
+      `  password: !vault |\n    $ANSIBLE_VAULT;1.1;AES256`,
+      `"client_secret": "!Sub '\${ClientSecret}'"`,
+      `  token: !ENV \${GITEA_TOKEN}`,
+    ]),
+  ),
+  n('assigned-dotted-reference', (pick) =>
+    choose(pick, [
+      'password: settings.DatabasePassword',
+      'token = config.smtp.token',
+      `secret: ctx.Secrets.ApiKey`,
+      `PASSWORD=Rails.application.credentials.db`,
+    ]),
+  ),
+  n('query-ampersand-next-parameter', (pick) =>
+    choose(pick, [
+      `curl "https://api.example.com/v1/export?token=&format=csv&page=${pick(D, 2)}"`,
+      `https://gitea.example.com/user/login?redirect_to=%2F&password_reset=1&lang=en`,
+      `PASSWORD=required&&echo configured`,
+      `<a href="/settings?secret=off&amp;tab=keys">keys</a>`,
+    ]),
+  ),
   // A fingerprint, digest or checksum of a key is public: it identifies the key, it does not open anything.
   n('key-fingerprint-hex', (pick) =>
     pick('ab', 1) === 'a'

@@ -74,7 +74,7 @@ import { BODY_NEGATIVE_FORMATS, BODY_SECRET_FORMATS } from './corpus-bodies';
 import { SHAPE_NEGATIVE_FORMATS, SHAPE_SECRET_FORMATS } from './corpus-shapes';
 import { GENERIC_NEGATIVE_FORMATS, GENERIC_SECRET_FORMATS } from './corpus-generic';
 import { STRUCTURE_NEGATIVE_FORMATS, STRUCTURE_SECRET_FORMATS } from './corpus-structure';
-import { DRAWS_NEGATIVE_FORMATS } from './corpus-draws';
+import { DRAWS_NEGATIVE_FORMATS, DRAWS_SECRET_FORMATS } from './corpus-draws';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -410,6 +410,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...SHAPE_SECRET_FORMATS,
   ...GENERIC_SECRET_FORMATS,
   ...STRUCTURE_SECRET_FORMATS,
+  ...DRAWS_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */

@@ -38,12 +38,14 @@ const SECTION_VALUE =
 // Where such a line ends: the line, the (JSON) string or a comment.
 const SECTION_END = `(?:${Q})?(?=[ \\t]*(?:\\r?\\n|\\\\[rn]|$|\\u0000|#|"))`;
 
+/** Words as a value (`token: required`); letters drawn at random are not words (ported-rules.util.ts). */
+export const WORDS_VALUE = '^[A-Za-z]+(?:[ _.:-][A-Za-z]+)*$';
 /** Values that name rather than hold a secret: words joined by separators, paths, URLs, references. */
 const NOT_A_VALUE = {
   target: 'secret' as const,
   and: false,
   regexes: [
-    '^[A-Za-z]+(?:[ _.:-][A-Za-z]+)*$',
+    WORDS_VALUE,
     '^(?:\\.{0,2}/|~/|[A-Za-z]:[\\\\/]|[a-z][a-z0-9+.-]*://)',
     '\\.(?:txt|json|pem|key|ya?ml|env|conf|cfg|ini|toml|xml)$',
     '^(?:env|file|fd|stdin):',

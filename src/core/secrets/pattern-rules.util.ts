@@ -61,6 +61,51 @@ function tokenRunOf(anchor: string, body: string): number {
   return anchor.length + Number(m[2]);
 }
 
+/**
+ * Letters in random case rather than a word or an identifier: at least 12, and one of
+ * - upper-case letters after lower-case ones and runs of upper-case letters, both twice (camelCase,
+ *   PascalCase and ACRONYMCase names have one or the other, rarely both twice);
+ * - letters drawn at random from both cases (a 16-character base62 secret without a digit, one draw
+ *   in twenty): the case changes in 3 of 5 characters; or in every second one beside a run of two
+ *   capitals; or at least every fourth one with four lower-case consonants together. The words of an
+ *   identifier do not (getUserByIdAndName, ReadFromVaultPlease: their consonants meet only across a
+ *   word's capital, and capitals stand together only in acronyms, whose case then changes seldom).
+ */
+export function randomLetters(v: string): boolean {
+  if (v.length < 12 || !/^[A-Za-z]+$/.test(v)) return false;
+  let lowerUpper = 0;
+  let upperUpper = 0;
+  let changes = 0;
+  let upper = 0;
+  let run = 0;
+  let longRun = false;
+  for (let i = 0; i < v.length; i++) {
+    const b = v.charCodeAt(i);
+    const up = b <= 90;
+    if (up) upper++;
+    if (i > 0) {
+      const a = v.charCodeAt(i - 1);
+      if (up) {
+        if (a >= 97) lowerUpper++;
+        else upperUpper++;
+      }
+      if (up !== a <= 90) changes++;
+    }
+    if (up || VOWELS.includes(v[i]!)) run = 0;
+    else if (++run >= 4) longRun = true;
+  }
+  if (!looksRandom(v)) return false;
+  if (lowerUpper >= 2 && upperUpper >= 2) return true;
+  if (upper < 2 || v.length - upper < 2) return false;
+  return (
+    changes * 5 >= v.length * 3 ||
+    (changes * 2 >= v.length && upperUpper >= 1) ||
+    (longRun && changes >= 4 && changes * 4 >= v.length)
+  );
+}
+// (Assigned values, and the words allowlist of keyword-rules.ts's value rules, read through this.)
+const VOWELS = 'aeiou';
+
 // A prefixed token: sticky regex at the anchor, word boundary before, no token character after.
 function prefixed(
   kind: string,

@@ -11,6 +11,7 @@ import {
   boundaryBefore,
   PatternMatch,
   looksRandom,
+  randomLetters,
 } from './pattern-rules.util';
 import { RUN_MAX, RUN_MIN, WORD_RUN_MIN, WORD_SEP, WORD_UPPER, type ByteSkip } from './byte-skip.util';
 import { META_WORDS } from './keyword-rules';
@@ -780,7 +781,15 @@ function matchKeyword(
   const a = ASSIGNMENT_RE.exec(text);
   if (!a || !KEY_SUFFIX_OK.test(a[1]!)) return -1;
   const quoted = a[3] !== undefined;
-  const value = (quoted ? a[3] : a[4])!;
+  let value = (quoted ? a[3] : a[4])!;
+  const start = a.indices![quoted ? 3 : 4]![0];
+  let end = a.indices![quoted ? 3 : 4]![1];
+  // An unquoted value stops at `&` (a query string's next parameter), unless the name is not a query
+  // parameter and the `&` is inside the value: DB_PASSWORD=k&x9... in a .env file or `docker run -e`.
+  if (!quoted && text.charCodeAt(end) === 38 && !inQuery(text, at)) {
+    end = pastAmpersands(text, end, start + 2048);
+    value = text.slice(start, end);
+  }
   // A YAML block scalar (`password: |`): the value is on the lines below.
   if (!quoted && /^[|>][-+]?[0-9]?$/.test(value)) return blockScalar(text, a.indices![4]![1], at, kw, out);
   if (!acceptAssignedValue(value, quoted)) return -1;
@@ -799,8 +808,40 @@ function matchKeyword(
     const lower = (x: number) => x >= 97 && x <= 122;
     if (lower(c) && !(text.charCodeAt(at) >= 65 && text.charCodeAt(at) <= 90)) return -1;
   } else if (kw.startsWith('cred') && !strongKeyValue(value) && value.length < 12) return -1;
-  const [start, end] = a.indices![quoted ? 3 : 4]!;
   out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
+  return end;
+}
+
+/** Whether the name that ends at `at` is a URL query parameter (`?password=`, `&token=`). */
+function inQuery(text: string, at: number): boolean {
+  let w = at;
+  while (w > 0 && at - w < 64 && isWordCode(text.charCodeAt(w - 1))) w--;
+  const c = w > 0 ? text.charCodeAt(w - 1) : 0;
+  return c === 63 || c === 38 || c === 59;
+}
+
+// eslint-disable-next-line no-control-regex -- NUL separates joined strings
+const VALUE_STOP_RE = /[\s"'`<>;,&)\]}\\\u0000]/g;
+/**
+ * The end of an unquoted value that continues past `&` at `end`: each `&` followed by a value
+ * character (not `&&`, a space, an HTML entity or the next `name=` of a query) joins the value.
+ */
+function pastAmpersands(text: string, end: number, limit: number): number {
+  while (end < limit && text.charCodeAt(end) === 38) {
+    const next = text.charCodeAt(end + 1);
+    if (
+      Number.isNaN(next) ||
+      next === 38 ||
+      next <= 32 ||
+      /^(?:amp|lt|gt|quot|#\d{1,5});/.test(text.slice(end + 1, end + 8))
+    )
+      break;
+    VALUE_STOP_RE.lastIndex = end + 1;
+    const m = VALUE_STOP_RE.exec(text);
+    const stop = m === null ? text.length : m.index;
+    if (stop === end + 1) break;
+    end = Math.min(stop, limit);
+  }
   return end;
 }
 
@@ -995,26 +1036,6 @@ function proseValueOk(v: string): boolean {
   // a name with a short number (staging-2, node12); letters and 3+ digits read as a password (hunter2024)
   if (/^[a-z]+(?:[-_][a-z]+)*-?\d{1,2}$/.test(v)) return false;
   return looksRandom(v);
-}
-
-/**
- * Letters in random case rather than a word or an identifier: at least 12, with both upper-case
- * letters after lower-case ones and runs of upper-case letters (camelCase, PascalCase and ACRONYMCase
- * names have one or the other, rarely both twice).
- */
-function randomLetters(v: string): boolean {
-  if (v.length < 12 || !/^[A-Za-z]+$/.test(v)) return false;
-  let lowerUpper = 0;
-  let upperUpper = 0;
-  for (let i = 1; i < v.length; i++) {
-    const a = v.charCodeAt(i - 1);
-    const b = v.charCodeAt(i);
-    if (b >= 65 && b <= 90) {
-      if (a >= 97) lowerUpper++;
-      else upperUpper++;
-    }
-  }
-  return lowerUpper >= 2 && upperUpper >= 2 && looksRandom(v);
 }
 
 /** Whether a value assigned to a secret-like key is worth masking. */

@@ -56,8 +56,16 @@ const PLACEHOLDER_WORDS = new Set([
 ]);
 
 const PLACEHOLDER_RE =
-  /example|xxxx|\*\*\*|\.\.\.|your[_-]?[a-z]|change[_-]?me|placeholder|redacted|aegis-masked|dummy|sample|fake|replace[_-]?(?:me|with|this)|insert[_-]?|[<>{}()[\]]|\$\{|\{\{|%\(|^\$[A-Za-z_]|^!|^%[A-Za-z_]+%$|^(?:process\.env|os\.environ|env\.|self\.|this\.|config\.|settings\.|secrets\.|vars\.|params\.|inputs\.|getenv|System\.getenv)/i;
+  /example|xxxx|\*\*\*|\.\.\.|your[_-]?[a-z]|change[_-]?me|placeholder|redacted|aegis-masked|dummy|sample|fake|replace[_-]?(?:me|with|this)|insert[_-]?|[<>{}()[\]]|\$\{|\{\{|%\(|^\$[A-Za-z_]|^!!|^![A-Za-z][A-Za-z0-9]*$|^%[A-Za-z_]+%$|^(?:process\.env|os\.environ|env\.|self\.|this\.|config\.|settings\.|secrets\.|vars\.|params\.|inputs\.|getenv|System\.getenv)/i;
 
+/** config.db.password, ctx.Secrets.ApiKey, env.DB_PASSWORD: each segment a word, snake, camel or Pascal case. */
+function dottedIdentifier(v: string): boolean {
+  return (
+    DOTTED_IDENTIFIER.test(v) && v.split('.').every((seg) => WORD_SEGMENT.test(seg)) && !randomSegment(v)
+  );
+}
+const WORD_SEGMENT =
+  /^_?(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+[A-Z]?|[A-Z]+[a-z0-9]*(?:[A-Z][a-z0-9]+)*[A-Z]?)$/;
 const DOTTED_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,60}(?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){1,8}$/;
 
 /**
@@ -75,11 +83,34 @@ function placeholderWord(v: string): boolean {
   return placeholderWord(v.slice(m.index + 1));
 }
 
-/** A dotted value with a long random part (a Vault token s.<random>) is not an identifier. */
+/**
+ * A dotted value with a random part (a Vault token s.<random>, a password drawn with a `.`) is not
+ * an identifier: a long segment of both cases and a digit; a segment whose case changes often beside
+ * a digit or four consonants together; capitals and five lower-case consonants together, which words
+ * do not have.
+ */
 function randomSegment(v: string): boolean {
   return v
     .split('.')
-    .some((seg) => seg.length >= 16 && /[0-9]/.test(seg) && /[a-z]/.test(seg) && /[A-Z]/.test(seg));
+    .some(
+      (seg) =>
+        (seg.length >= 16 && /[0-9]/.test(seg) && /[a-z]/.test(seg) && /[A-Z]/.test(seg)) ||
+        (seg.length >= 12 &&
+          caseChanges(seg) >= 4 &&
+          (/[0-9]/.test(seg) || /[b-df-hj-np-tv-z]{4}/i.test(seg))) ||
+        (seg.length >= 8 && /[A-Z]/.test(seg) && /[b-df-hj-np-tv-z]{5}/.test(seg)),
+    );
+}
+
+/** How often a value switches between lower- and upper-case letters (identifiers: once per word). */
+function caseChanges(s: string): number {
+  let n = 0;
+  for (let i = 1; i < s.length; i++) {
+    const a = s.charCodeAt(i - 1);
+    const b = s.charCodeAt(i);
+    if ((a >= 97 && a <= 122 && b >= 65 && b <= 90) || (a >= 65 && a <= 90 && b >= 97 && b <= 122)) n++;
+  }
+  return n;
 }
 
 /**
@@ -95,5 +126,5 @@ export function isPlaceholder(value: string, dotted = true): boolean {
   for (let i = 1; i < v.length && same; i++) same = v.charCodeAt(i) === v.charCodeAt(0);
   if (same) return true;
   if (v.length > 400) return false;
-  return placeholderWord(v) || (dotted && DOTTED_IDENTIFIER.test(v) && !randomSegment(v));
+  return placeholderWord(v) || (dotted && dottedIdentifier(v));
 }

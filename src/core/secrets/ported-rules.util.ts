@@ -16,11 +16,16 @@ import {
   type PortedRuleSource,
 } from './gitleaks-rules.generated';
 import { createByteSkip, type ByteSkip } from './byte-skip.util';
-import { KEYWORD_RULES, PROVIDER_NAME_WORDS, type RuleNeeds } from './keyword-rules';
-import type { PatternMatch } from './pattern-rules.util';
+import { KEYWORD_RULES, PROVIDER_NAME_WORDS, WORDS_VALUE, type RuleNeeds } from './keyword-rules';
+import { randomLetters, type PatternMatch } from './pattern-rules.util';
 import { isPlaceholder } from './placeholder.util';
 
-type Allow = { target: PortedAllowlist['target']; and: boolean; regexes: RegExp[]; stopwords: string[] };
+type Allow = {
+  target: PortedAllowlist['target'];
+  and: boolean;
+  regexes: Array<{ test(s: string): boolean }>;
+  stopwords: string[];
+};
 
 type Rule = {
   id: string;
@@ -60,9 +65,12 @@ const kindOf = (id: string): string => id.slice(0, 40).replace(/-$/, '');
 const compileAllow = (a: PortedAllowlist): Allow => ({
   target: a.target,
   and: a.and,
-  regexes: a.regexes.map((r) => new RegExp(r)),
+  regexes: a.regexes.map((r) => (r === WORDS_VALUE ? WORDS_NOT_DRAWN : new RegExp(r))),
   stopwords: a.stopwords,
 });
+// A value of words is allowed (not a secret); letters drawn at random from both cases are not words.
+const WORDS_RE = new RegExp(WORDS_VALUE);
+const WORDS_NOT_DRAWN = { test: (s: string): boolean => WORDS_RE.test(s) && !randomLetters(s) };
 
 // gitleaks' semi-generic pattern starts with up to 50 identifier characters before the keyword; they
 // only widen the match to the left (never the secret), so the engine matches from the keyword on.
