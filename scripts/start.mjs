@@ -112,7 +112,7 @@ if (demo) {
 
 // The image's V8 flags (Dockerfile CMD): a 4 MB semi-space (about 20-30 MB less RSS) and the old
 // generation's next collection at 1.5x what survived the last one (V8's default grows it up to 4x).
-const child = spawn(process.execPath, ['--max-semi-space-size=4', '--heap-growing-percent=50', main], { cwd: root, env, stdio: ['inherit', banner ? 'pipe' : 'inherit', 'inherit'] });
+const child = spawn(process.execPath, ['--max-semi-space-size=8', '--heap-growing-percent=50', main], { cwd: root, env, stdio: ['inherit', banner ? 'pipe' : 'inherit', 'inherit'] });
 if (banner) {
   // Pass the service's log lines through; the "listening" line carries the real URLs.
   let pending = '';

@@ -57,7 +57,7 @@ export type Sidecar = {
  * scripts/start.mjs; test/unit/startup/node-flags.test.ts keeps them in step): the bench measures
  * what production runs. `nodeArgs` come after them, so a later flag overrides one of these.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50'];
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
