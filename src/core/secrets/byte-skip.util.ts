@@ -50,6 +50,8 @@ export type ByteSkip = {
   readonly words: (p: number, n: number) => number;
   /** After `words`: WORD_SEP when the run holds '_' or '-', WORD_UPPER when it holds A-Z (ORed). */
   readonly runFlags: () => number;
+  /** The first position from i (< n) whose byte is a digit 0-9, or -1: eight bytes at a time. */
+  readonly digit: (i: number, n: number) => number;
 };
 
 /** What the run probe looks for: runs of at least RUN_MIN, read at most RUN_MAX back and on. */
@@ -127,6 +129,25 @@ const load8 = (offset: number): number[] => [0x2d, 0, ...uleb(offset)];
 const load16 = (offset: number): number[] => [0x2f, 1, ...uleb(offset)];
 const store32 = (offset: number): number[] => [0x36, 2, ...uleb(offset)];
 const CALL = 0x10;
+const I64 = 0x7e;
+const I64_LOAD = (offset: number): number[] => [0x29, 0, ...uleb(offset)]; // alignment hint 1
+const I64_ADD = 0x7c;
+const I64_AND = 0x83;
+const I64_XOR = 0x85;
+const I64_EQZ = 0x50;
+const I64_CTZ = 0x7a;
+const I32_WRAP_I64 = 0xa7;
+/** i64.const of a 64-bit pattern (signed LEB128 of its two's complement value). */
+const c64 = (x: bigint): number[] => {
+  const out: number[] = [0x42];
+  let v = BigInt.asIntN(64, x);
+  for (;;) {
+    const b = Number(v & 0x7fn);
+    v >>= 7n;
+    if ((v === 0n && (b & 0x40) === 0) || (v === -1n && (b & 0x40) !== 0)) return [...out, b];
+    out.push(b | 0x80);
+  }
+};
 const SELECT = 0x1b;
 const EQZ = 0x45;
 const SUB = 0x6b;
@@ -522,18 +543,101 @@ function probeBody(at: RunLayout, alphabetAt: number, min: number, max: number, 
   ];
 }
 
+// `digit`: locals 0 i, 1 n (parameters), 2 x (i64). The bytes are ASCII (below 128), so adding 80
+// to each sets its top bit when it is at least '0' (48) and adding 70 when it is above '9' (57), with
+// no carry into the next byte: (x + 0x50..) & ~(x + 0x46..) & 0x80.. marks the digits of eight bytes,
+// the lowest (the first, little-endian) found with ctz. The last bytes are read one by one.
+function digitBody(): number[] {
+  const X = 2;
+  return [
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    // while (i + 8 <= n)
+    ...get(I),
+    ...c32(8),
+    ADD,
+    ...get(N),
+    0x4a, // i32.gt_s
+    BR_IF,
+    1,
+    ...get(I),
+    ...I64_LOAD(TEXT_AT),
+    0x21, // local.set x
+    X,
+    ...get(X),
+    ...c64(0x5050505050505050n),
+    I64_ADD,
+    ...get(X),
+    ...c64(0x4646464646464646n),
+    I64_ADD,
+    ...c64(-1n),
+    I64_XOR,
+    I64_AND,
+    ...c64(0x8080808080808080n),
+    I64_AND,
+    0x22, // local.tee x
+    X,
+    I64_EQZ,
+    EQZ,
+    IF,
+    VOID,
+    // return i + (ctz(x) >> 3)
+    ...get(I),
+    ...get(X),
+    I64_CTZ,
+    I32_WRAP_I64,
+    ...c32(3),
+    SHR_U,
+    ADD,
+    RETURN,
+    END,
+    ...get(I),
+    ...c32(8),
+    ADD,
+    ...set(I),
+    BR,
+    0,
+    END,
+    END,
+    LOOP,
+    VOID,
+    ...returnAtEnd(),
+    // if (b[i] - 48 < 10 unsigned) return i
+    ...get(I),
+    ...load8(TEXT_AT),
+    ...c32(48),
+    SUB,
+    ...c32(10),
+    LT_U,
+    IF,
+    VOID,
+    ...get(I),
+    RETURN,
+    END,
+    ...increment(I),
+    BR,
+    0,
+    END,
+    ...c32(-1),
+    END,
+  ];
+}
+
 function moduleBytes(pages: number, run: number[], probe: number[], words: number[]): Uint8Array {
   const func = [1, 2, I32, ...BODY]; // one group of two i32 locals
   const func2 = [1, 2, I32, ...run];
   const func3 = [1, 2, I32, ...probe];
   const func4 = [1, 4, I32, ...words]; // s, e, t, f
+  const func5 = [1, 1, I64, ...digitBody()]; // x
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, [2, 0x60, 2, I32, I32, 1, I32, 0x60, 3, I32, I32, I32, 1, I32]),
-    ...section(3, [4, 0, 1, 0, 0]),
+    ...section(3, [5, 0, 1, 0, 0, 0]),
     ...section(5, [1, 0, ...uleb(pages)]),
     ...section(7, [
-      5,
+      6,
       ...name('m'),
       0x02,
       0,
@@ -549,9 +653,12 @@ function moduleBytes(pages: number, run: number[], probe: number[], words: numbe
       ...name('words'),
       0x00,
       3,
+      ...name('digit'),
+      0x00,
+      4,
     ]),
     ...section(10, [
-      4,
+      5,
       ...uleb(func.length),
       ...func,
       ...uleb(func2.length),
@@ -560,6 +667,8 @@ function moduleBytes(pages: number, run: number[], probe: number[], words: numbe
       ...func3,
       ...uleb(func4.length),
       ...func4,
+      ...uleb(func5.length),
+      ...func5,
     ]),
   ]);
 }
@@ -603,6 +712,7 @@ export function createByteSkip(
     const run = instance.exports['run'] as (i: number, n: number, s: number) => number;
     const probe = instance.exports['probe'] as (p: number, n: number) => number;
     const words = instance.exports['words'] as (p: number, n: number) => number;
+    const digit = instance.exports['digit'] as (i: number, n: number) => number;
     const heap = new Uint8Array(memory.buffer);
     // The bitmaps' words as little-endian bytes: bit x is bit (x & 7) of byte x >> 3 either way.
     const put = (bits: ArrayBufferView, at: number): void => {
@@ -628,6 +738,7 @@ export function createByteSkip(
       runEnd: () => stateView[2]!,
       words,
       runFlags: () => stateView[3]!,
+      digit,
     };
   } catch {
     return null;

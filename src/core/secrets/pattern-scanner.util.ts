@@ -929,8 +929,12 @@ export class ProseDigits {
     const text = this.text;
     let p: number;
     if (k === 0) {
-      DIGIT_RE.lastIndex = from;
-      p = DIGIT_RE.exec(text)?.index ?? -1;
+      const wasm = byteSkipOf(this.codes);
+      if (wasm !== null) p = from < text.length ? wasm.digit(from, text.length) : -1;
+      else {
+        DIGIT_RE.lastIndex = from;
+        p = DIGIT_RE.exec(text)?.index ?? -1;
+      }
     } else if (k === 1) p = text.indexOf('\n', from);
     else if (k === 2) p = text.indexOf(SEP, from);
     else {

@@ -659,7 +659,7 @@ const isBreak = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c ===
 export class NeedChecks {
   private readonly colon = new NextOf(':');
   private readonly equals = new NextOf('=');
-  private readonly digit = new NextOf(null);
+  private readonly digit: NextOf;
   // the first break at or after a position (the end of the token there), remembered likewise
   private breakFrom = -1;
   private breakAt = -1;
@@ -667,7 +667,9 @@ export class NeedChecks {
   constructor(
     private readonly text: string,
     private readonly codes: Uint8Array | null,
-  ) {}
+  ) {
+    this.digit = new NextOf(null, byteSkipOf(codes));
+  }
 
   hold(needs: RuleNeeds, start: number): boolean {
     const text = this.text;
@@ -706,7 +708,11 @@ class NextOf {
   private f = -1;
   private at = -1;
 
-  constructor(private readonly ch: string | null) {}
+  /** `wasm`: the text's bytes are in the WebAssembly module's memory (its `digit` searches). */
+  constructor(
+    private readonly ch: string | null,
+    private readonly wasm: ByteSkip | null = null,
+  ) {}
 
   from(text: string, from: number): number {
     if (from >= this.f && from <= this.at) return this.at;
@@ -719,6 +725,7 @@ class NextOf {
     }
     let p: number;
     if (this.ch !== null) p = text.indexOf(this.ch, from);
+    else if (this.wasm !== null) p = from < text.length ? this.wasm.digit(from, text.length) : -1;
     else {
       DIGIT_G.lastIndex = from;
       p = DIGIT_G.exec(text)?.index ?? -1;

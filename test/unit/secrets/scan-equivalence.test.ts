@@ -20,6 +20,7 @@ import {
   operatorAfter,
   PORTED_RULES,
   scanPortedRules,
+  byteSkipOf,
   usesByteSkip,
 } from '../../../src/core/secrets/ported-rules.util';
 import { ANCHORED_RULES, type PatternMatch } from '../../../src/core/secrets/pattern-rules.util';
@@ -318,7 +319,7 @@ describe("the prose check's first test", () => {
         if (rng() < 0.05) ends.push(e);
         if (rng() < 0.02) ends.push(Math.max(1, e - 100));
       }
-      for (const codes of [asciiCodes(text, false), null]) {
+      for (const codes of [asciiCodes(text, true), asciiCodes(text, false), null]) {
         const digits = new ProseDigits(text, codes);
         for (const e of ends) {
           const want = reference(text, e);
@@ -449,7 +450,7 @@ describe("the prefix rules' necessary conditions", () => {
         starts.push(e);
         if (rng() < 0.1) starts.push(Math.max(0, e - Math.floor(rng() * 30)));
       }
-      for (const codes of [asciiCodes(text, false), null]) {
+      for (const codes of [asciiCodes(text, true), asciiCodes(text, false), null]) {
         const checks = new NeedChecks(text, codes);
         for (const e of starts)
           for (const nd of needs) {
@@ -462,6 +463,30 @@ describe("the prefix rules' necessary conditions", () => {
     }
     expect(yes).toBeGreaterThan(1000);
     expect(no).toBeGreaterThan(1000);
+  });
+});
+
+describe('the digit search over the WebAssembly memory', () => {
+  // Eight bytes at a time, then one by one: a digit at every offset of a word, near the end of the
+  // text and at its last byte, found from every position before it (the prose check and the prefix
+  // rules' digit condition ask it where a regex for [0-9] was run).
+  it('finds the first digit from every position, as a search for [0-9] does', () => {
+    const rng = mulberry32(48);
+    for (let n = 0; n < 40; n++) {
+      let text = pick(rng, 'abcdefghij :/"-_.\n', 4096 + Math.floor(rng() * 64));
+      const digits = 1 + Math.floor(rng() * 4);
+      for (let d = 0; d < digits; d++) {
+        const at = rng() < 0.5 ? text.length - 1 - Math.floor(rng() * 24) : Math.floor(rng() * text.length);
+        text = text.slice(0, at) + '0123456789'[Math.floor(rng() * 10)] + text.slice(at + 1);
+      }
+      const wasm = byteSkipOf(asciiCodes(text, true));
+      expect(wasm).not.toBeNull();
+      const re = /[0-9]/g;
+      for (let i = 0; i <= text.length; i += i < text.length - 64 ? 1 + Math.floor(rng() * 16) : 1) {
+        re.lastIndex = i;
+        expect({ i, at: wasm!.digit(i, text.length) }).toEqual({ i, at: re.exec(text)?.index ?? -1 });
+      }
+    }
   });
 });
 
