@@ -18,9 +18,24 @@ const SYM = '!@#%^&*-_+=.~';
 const symPw = (pick: Pick, k: number): string => pick(A, 1) + pick(A + SYM, k - 1);
 /** N characters of base62, uniformly: letters only in some draws. */
 const uni = (pick: Pick, k: number): string => pick(A, k);
-const choose = <T>(pick: Pick, xs: readonly T[]): T => xs[parseInt(pick(D + D.slice(0, 6), 2), 16) % xs.length]!;
-const PW_NAMES = ['DB_PASSWORD', 'REDIS_PASSWORD', 'SMTP_PASS', 'ADMIN_PWD', 'MYSQL_PASSWD', 'LDAP_BIND_PASSWORD'];
-const SECRET_NAMES = ['JWT_SECRET', 'AUTH_TOKEN', 'SESSION_SECRET', 'CLIENT_SECRET', 'WEBHOOK_SECRET', 'API_TOKEN'];
+const choose = <T>(pick: Pick, xs: readonly T[]): T =>
+  xs[parseInt(pick(D + D.slice(0, 6), 2), 16) % xs.length]!;
+const PW_NAMES = [
+  'DB_PASSWORD',
+  'REDIS_PASSWORD',
+  'SMTP_PASS',
+  'ADMIN_PWD',
+  'MYSQL_PASSWD',
+  'LDAP_BIND_PASSWORD',
+];
+const SECRET_NAMES = [
+  'JWT_SECRET',
+  'AUTH_TOKEN',
+  'SESSION_SECRET',
+  'CLIENT_SECRET',
+  'WEBHOOK_SECRET',
+  'API_TOKEN',
+];
 
 export const DRAWS_SECRET_FORMATS: SecretFormat[] = [
   // ---- Passwords with symbols, unquoted and quoted ----------------------------------------------------
@@ -61,6 +76,18 @@ export const DRAWS_SECRET_FORMATS: SecretFormat[] = [
     const v = pick(U + L, 20);
     return mk(v, `  ${choose(pick, ['jwt_secret', 'client_secret', 'auth_token', 'password'])}: ${v}`);
   }),
+  // ---- Lines of a JSON string: `pw:` at a line's start (after a `\n` escape), prose at its end -----
+  f('pw-line-in-body', (pick) => {
+    const v = uni(pick, 20) + pick(D, 1);
+    return mk(v, `Staging access for the demo:\nuser: demo\npw: ${v}\n\nplease rotate after`);
+  }),
+  f('prose-is-now-at-string-end', (pick) => {
+    const v = uni(pick, 23) + pick(D, 1);
+    return mk(
+      v,
+      `Rotated the credentials today, the ${choose(pick, ['access token', 'deploy token', 'admin password'])} is now ${v}`,
+    );
+  }),
   // ---- Python: a default in the environment lookup ------------------------------------------------
   f('python-environ-default', (pick) => {
     const v = uni(pick, 24);
@@ -69,7 +96,6 @@ export const DRAWS_SECRET_FORMATS: SecretFormat[] = [
     return mk(v, `${name.toLowerCase()} = ${call}("${name}", "${v}")`);
   }),
 ];
-
 
 export const DRAWS_NEGATIVE_FORMATS: NegativeFormat[] = [
   // Of the shapes the draws above read: identifiers and words (CamelCase, with acronyms), YAML tags,
@@ -92,6 +118,14 @@ export const DRAWS_NEGATIVE_FORMATS: NegativeFormat[] = [
       'token = config.smtp.token',
       `secret: ctx.Secrets.ApiKey`,
       `PASSWORD=Rails.application.credentials.db`,
+    ]),
+  ),
+  n('pw-line-not-a-password', (pick) =>
+    choose(pick, [
+      `Steps:\npwd: /home/runner/work/app${pick(D, 1)}\nls: ok`,
+      `user: demo\npw: ask in #ops (1Password, vault item ${pick(D, 3)})`,
+      `user: demo\npw: see the vault\nport: 80${pick(D, 2)}`,
+      `the build token is now expired (run ${pick(D, 4)})`,
     ]),
   ),
   n('query-ampersand-next-parameter', (pick) =>

@@ -816,7 +816,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['is now', 'was now', 'is still', 'is currently'],
-    `(?<=(?:${ci('password')}|${ci('passwd')}|${ci('passphrase')}|${ci('pwd')}|${ci('secret')}|${ci('token')})[^\\n\\u0000.]{0,40}?)\\b(?:is|was)[ \\t]+(?:now|still|currently)[ \\t]*:?[ \\t]*(["'\`]?)${MIXED}([^\\s"'\`<>.,;\\\\\\u0000][^\\s"'\`<>\\\\\\u0000]{5,200}?)\\1(?=[\\s.,;)\\\\]|$)`,
+    `(?<=(?:${ci('password')}|${ci('passwd')}|${ci('passphrase')}|${ci('pwd')}|${ci('secret')}|${ci('token')})[^\\n\\u0000.]{0,40}?)\\b(?:is|was)[ \\t]+(?:now|still|currently)[ \\t]*:?[ \\t]*(["'\`]?)${MIXED}([^\\s"'\`<>.,;\\\\\\u0000][^\\s"'\`<>\\\\\\u0000]{5,200}?)\\1(?=[\\s.,;)\\\\"\\u0000]|$)`,
     { group: 2, entropy: 2, values: true, find: 'window' },
   ),
   // aws configure set aws_secret_access_key VALUE (and the session token).

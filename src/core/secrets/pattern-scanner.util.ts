@@ -652,7 +652,12 @@ function keywordWindows(text: string, lits: LiteralHits): number[] {
     const limit = Math.max(0, j - MAX_WORD_RUN_BEFORE_OP);
     while (j > limit && isWordCode(text.charCodeAt(j - 1))) j--;
     cost += OP_COST;
-    if (runEnd - j < 3) return cost < budget; // no keyword fits (the shortest are pwd and sig)
+    // No keyword fits in fewer than 3 word characters (the shortest are pwd and sig), but for `pw`.
+    if (
+      runEnd - j < 3 &&
+      !(runEnd - j === 2 && (text.charCodeAt(j) | 32) === 112 && (text.charCodeAt(j + 1) | 32) === 119)
+    )
+      return cost < budget;
     const ws = j > 0 ? j - 1 : 0; // one more character: the '?' or '&' of `?sig=`
     starts.push(ws);
     ends.push(q + 1);
@@ -803,10 +808,12 @@ function matchKeyword(
     while (w > 0 && at - w < 64 && isWordCode(text.charCodeAt(w - 1))) w--;
     if (KEY_NAME_DENY.test(text.slice(w, at)) || !strongKeyValue(value)) return -1;
   } else if (kw === 'pass' || kw === 'pw') {
-    // Abbreviations: only as the end of a name (DB_PASS, SMTP_PW), not inside a word (bypass, compass).
+    // Abbreviations: only as the end of a name (DB_PASS, SMTP_PW), not inside a word (bypass, compass);
+    // the `n` of a `\n` escape before is a line start (`pw: X` on its own line of a JSON string).
     const c = at > 0 ? text.charCodeAt(at - 1) : 0;
     const lower = (x: number) => x >= 97 && x <= 122;
-    if (lower(c) && !(text.charCodeAt(at) >= 65 && text.charCodeAt(at) <= 90)) return -1;
+    if (lower(c) && !(text.charCodeAt(at) >= 65 && text.charCodeAt(at) <= 90) && !afterEscape(text, at))
+      return -1;
   } else if (kw.startsWith('cred') && !strongKeyValue(value) && value.length < 12) return -1;
   out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
   return end;
@@ -1047,8 +1054,9 @@ export function acceptAssignedValue(raw: string, quoted: boolean): boolean {
   const value = raw.trim();
   if (value.length < 6 || isPlaceholder(value)) return false;
   if (value.includes(' ') && !quoted) return false;
-  // A relative or home path (`--from-file=password=./db-password.txt`) names where a secret is.
-  if (!quoted && /^(?:\.{1,2}|~)\/[\w./-]*$/.test(value)) return false;
+  // A relative or home path (`--from-file=password=./db-password.txt`) names where a secret is; so
+  // does an absolute one of lower-case directories (`pwd: /home/runner/work/app`, the shell's cwd).
+  if (!quoted && /^(?:(?:\.{1,2}|~)\/[\w./-]*|\/(?:[a-z0-9._-]+\/)+[\w.-]*)$/.test(value)) return false;
   // Unquoted pure words are prose or identifiers ("token: required"), not credentials; random
   // mixed-case letters (a 16-letter API secret) are not words.
   if (!quoted && /^[A-Za-z_-]+$/.test(value) && !randomLetters(value)) return false;
