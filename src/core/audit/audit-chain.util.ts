@@ -2,7 +2,7 @@
 // its stored fields plus the previous record's hash, so altering, inserting or deleting a row
 // breaks the chain at that row (or at the next one). `seq` is dense, so deletions also show as
 // gaps. The chain starts at GENESIS, or after pruning at a checkpoint (last pruned seq + hash).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AuditRecordFields, ChainLink, ChainedAuditRecord, JsonValue } from './audit-record.types';
 
 export const CHAIN_VERSION = 'aegis-audit-v1';
@@ -10,11 +10,27 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const GENESIS: ChainLink = { seq: 0n, hash: GENESIS_HASH };
 
 /** JSON with object keys sorted at every depth: jsonb does not keep key order, so we cannot either. */
+// Built by appending (no array of parts per object or array); the text is the same as
+// `[${items.map(canonicalJson).join(',')}]` and `{${keys.map(...).join(',')}}` would make, an item
+// without a JSON text (undefined) included: it is empty, as join makes it.
 export function canonicalJson(value: JsonValue): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += (canonicalJson(value[i] as JsonValue) as string | undefined) ?? '';
+    }
+    return `${out}]`;
+  }
   const keys = Object.keys(value).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] as JsonValue)}`).join(',')}}`;
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (i > 0) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson(value[key] as JsonValue)}`;
+  }
+  return `${out}}`;
 }
 
 /** The exact bytes that are hashed for one record (exported for documentation and tests). */
@@ -49,9 +65,7 @@ export function canonicalRecord(fields: AuditRecordFields, seq: bigint, prevHash
 }
 
 export function hashRecord(fields: AuditRecordFields, seq: bigint, prevHash: string): string {
-  return createHash('sha256')
-    .update(canonicalRecord(fields, seq, prevHash))
-    .digest('hex');
+  return hash('sha256', canonicalRecord(fields, seq, prevHash), 'hex');
 }
 
 /** Appends records after `head`; returns the chained records and the new head. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AuditEntry } from '../ports';
 import {
   AUDIT_REDACTED,
@@ -43,6 +44,55 @@ describe('audit chain', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe(
       '{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}',
     );
+  });
+
+  it('canonical JSON and the record hash are the texts stored chains were hashed with', () => {
+    // The first implementation, kept here: a row written before a rewrite must still verify.
+    const reference = (value: unknown): string =>
+      value === null || typeof value !== 'object'
+        ? (JSON.stringify(value) as string)
+        : Array.isArray(value)
+          ? `[${value.map((item) => reference(item)).join(',')}]`
+          : `{${Object.keys(value)
+              .sort()
+              .map((key) => `${JSON.stringify(key)}:${reference((value as Record<string, unknown>)[key])}`)
+              .join(',')}}`;
+    // eslint-disable-next-line no-sparse-arrays
+    const odd = [1, , undefined, null, 'x\u2028"\\', { b: [[]], a: {} }, [undefined, [null]]];
+    const tricky = { z: odd, é: 'ünï', '': 0, nested: { list: odd, n: -0.5, big: 1e21 } };
+    expect(canonicalJson(tricky as never)).toBe(reference(tricky));
+    expect(canonicalJson([] as never)).toBe('[]');
+    expect(canonicalJson({} as never)).toBe('{}');
+    const [one] = fields(1);
+    const record = { ...one!, arguments: { owner: 'acme', list: [1, 'two', { three: [3] }], ß: null } };
+    const { records } = chainRecords(GENESIS, [record]);
+    const ordered = [
+      'aegis-audit-v1',
+      '1',
+      record.eventId,
+      record.createdAt.toISOString(),
+      record.login,
+      record.mode,
+      record.sudo,
+      record.clientName,
+      record.clientVersion,
+      record.tool,
+      record.operationId,
+      record.org,
+      record.repo,
+      record.method,
+      record.path,
+      record.status,
+      record.kind,
+      record.durationMs,
+      record.resultBytes,
+      record.redactions,
+      record.masks,
+      record.blocked,
+      record.arguments,
+      GENESIS.hash,
+    ];
+    expect(records[0]?.hash).toBe(createHash('sha256').update(reference(ordered)).digest('hex'));
   });
 
   it('chains records densely from genesis and verifies them', () => {

@@ -7,7 +7,7 @@
 //    changed; used when the string walk declines (a changed key, nesting beyond 10 000 levels);
 // 3. walkScrub: a full walk with base64 contents decoded to text and very short exact secrets.
 // Every walk uses an explicit stack, so no depth of nesting can exhaust the call stack.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 import { formatMask } from './mask-format.util';
 import { PatternMatch } from './pattern-rules.util';
@@ -273,14 +273,7 @@ export function variantCacheKeys(): string[] {
 /** The forms in which an exact secret can appear in a result: as is, URL-encoded, JSON-escaped. */
 function secretVariants(secrets: readonly string[], jsonOnly: boolean): readonly string[] {
   if (secrets.length === 0) return NO_VARIANTS;
-  // In the caller's order (the variants' order among equal lengths follows it); each secret with its
-  // length before it and as UTF-16 code units, so no two lists share a key (a lone surrogate too).
-  const hash = createHash('sha256').update(jsonOnly ? 'j' : 'p');
-  for (const s of secrets) {
-    const t = typeof s === 'string' ? s : '';
-    hash.update(`${typeof s === 'string' ? t.length : -1}:`).update(t, 'utf16le');
-  }
-  const key = hash.digest('base64');
+  const key = variantKey(secrets, jsonOnly);
   let cached = variantCache.get(key);
   if (cached === undefined) {
     cached = Object.freeze(computeVariants(secrets, jsonOnly));
@@ -290,11 +283,45 @@ function secretVariants(secrets: readonly string[], jsonOnly: boolean): readonly
   return cached;
 }
 
+/**
+ * The cache key of a list of secrets: a SHA-256 of the list in the caller's order (the variants'
+ * order among equal lengths follows it), each secret with its length before it, so no two lists
+ * share a key. Usually one string hashed in one shot (no Hash object per call: every call's result
+ * and stored arguments ask); a list holding a UTF-16 surrogate, whose UTF-8 form could stand for
+ * another string (a lone surrogate), is hashed as UTF-16 code units instead, under another prefix.
+ */
+function variantKey(secrets: readonly string[], jsonOnly: boolean): string {
+  let input = jsonOnly ? 'J' : 'P';
+  for (const s of secrets) {
+    if (typeof s !== 'string') input += '-1:';
+    else if (SURROGATE.test(s)) return variantKeyUtf16(secrets, jsonOnly);
+    else input += `${s.length}:${s}`;
+  }
+  return hash('sha256', input, 'base64');
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function variantKeyUtf16(secrets: readonly string[], jsonOnly: boolean): string {
+  const h = createHash('sha256').update(jsonOnly ? 'j' : 'p');
+  for (const s of secrets) {
+    const t = typeof s === 'string' ? s : '';
+    h.update(`${typeof s === 'string' ? t.length : -1}:`).update(t, 'utf16le');
+  }
+  return h.digest('base64');
+}
+
 function computeVariants(secrets: readonly string[], jsonOnly: boolean): string[] {
   const out = new Set<string>();
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length === 0 || s.includes(SEP)) continue;
-    const url = encodeURIComponent(s);
+    // A lone surrogate has no URL-encoded form (encodeURIComponent throws): its variants are the rest.
+    let url = s;
+    try {
+      url = encodeURIComponent(s);
+    } catch {
+      // URIError: no URL form
+    }
     const json = JSON.stringify(s).slice(1, -1);
     if (jsonOnly) {
       out.add(json);

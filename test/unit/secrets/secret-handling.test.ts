@@ -125,6 +125,18 @@ describe('exact redaction (layer 1)', () => {
     expect(scrubText(`x ${a} ${b}`, mask([a, b])).value).toBe(`x ${REDACTED} ${REDACTED}`);
   });
 
+  it('tells apart a secret with a lone surrogate from the one its UTF-8 form would stand for', () => {
+    const a = randomWord(8);
+    const replaced = `${a}\uFFFD`; // what a lone surrogate becomes in UTF-8
+    const lone = `${a}\uD800`;
+    expect(scrubText(`x ${replaced} y`, mask([replaced])).value).toBe(`x ${REDACTED} y`);
+    expect(scrubText(`x ${lone} y`, mask([lone])).value).toBe(`x ${REDACTED} y`);
+    expect(scrubResult({ t: `x ${lone} y`, u: `x ${replaced} y` }, mask([lone])).value).toEqual({
+      t: `x ${REDACTED} y`,
+      u: `x ${replaced} y`,
+    });
+  });
+
   it('handles JSON nested far deeper than any recursion limit', () => {
     const token = giteaToken();
     let node: unknown = { leaf: token, [token]: 1 };
