@@ -29,6 +29,8 @@ export const PHRASES: Array<[RegExp, string]> = [
   [/\b(go ahead and|be so kind as to|mind)\b/g, ' '],
   [/\bfor (me|us)\b/g, ' '],
   [/\bget rid of\b/g, ' delete '],
+  // A release's notes are the release (its body); a git note is a commit's.
+  [/\brelease notes?\b/g, ' release '],
   // "show me X" / "give me X" ask to see X; they are not about the current user.
   [/\b(show|give|tell|get|find|send|fetch|list|let|pull up|bring up) me\b/g, ' $1 '],
   [/\bturn(ed|ing)? off\b|\bswitch(ed|ing)? off\b|\bshut off\b/g, ' disable '],

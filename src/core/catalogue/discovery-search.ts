@@ -373,6 +373,8 @@ export class CatalogueSearch {
     let scope: Scope | null = null;
     let single = false;
     // A file path is a file in a repository, not an owner/repo.
+    // A version ("v2.3.1") names a tag (or the release of that tag).
+    text = text.replace(/(^|\s)v\d+(\.\d+)+(?=[\s.,;:!?)]|$)/g, '$& tag ');
     const withFiles = replaceFilePaths(text, ' file ');
     if (withFiles !== text) scope = 'repo';
     text = withFiles;

@@ -182,6 +182,15 @@ describe('CatalogueSearch', () => {
     expect(search.search(query, 3)[0]!.name).toBe(expected);
   });
 
+  // ADR 0020, revision 8: a version names a tag, release notes are the release. Before, these
+  // ranked repoListReleases and repoDelete (the repository!) first.
+  it.each([
+    ['release notes for v2.3.1', 'repoGetReleaseByTag'],
+    ['delete v0.9.1 from acme/cli', 'repoDeleteTag'],
+  ])('"%s" ranks %s first (a version is a tag)', (query, expected) => {
+    expect(search.search(query, 3)[0]!.name).toBe(expected);
+  });
+
   it.each([
     ['list my PRs', ['issueSearchIssues', 'repoListPullRequests']],
     ['close this ticket', ['issueEditIssue']],

@@ -112,8 +112,10 @@ describe('FusedSearch (words and meaning)', () => {
   it.each([
     ['overwrite config/app.json on branch main', 'repoUpdateFile'],
     ['remove docs/legacy.md from acme/web', 'repoDeleteFile'],
+    // and before, the git note of a commit came first here: release notes are the release.
+    ['release notes for v2.3.1', 'repoGetReleaseByTag'],
   ])(
-    '"%s" ranks %s first (a path is a file)',
+    '"%s" ranks %s first (a path is a file, a version a tag)',
     async (query, expected) => {
       const fused = new FusedSearch(lexical, operations, encoder);
       expect((await fused.search(query, 3))[0]!.name).toBe(expected);
