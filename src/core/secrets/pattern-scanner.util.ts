@@ -143,6 +143,7 @@ function scanAnchoredOverRuns(
   codes: Uint8Array,
   wasm: ByteSkip,
   out: Array<PatternMatch & { prio: number }>,
+  share = RUNS_SHARE_MAX,
 ): void {
   const n = text.length;
   // The runs of WORD_RUN_MIN or more token characters, as [start, end) pairs in text order: those
@@ -150,14 +151,40 @@ function scanAnchoredOverRuns(
   // upper-case letter (most runs are hex: neither).
   const sepRuns: number[] = [];
   const upperRuns: number[] = [];
+  let sepBytes = 0;
+  let upperBytes = 0;
   for (let p = wasm.words(WORD_RUN_MIN - 1, n); p >= 0;) {
     const s = wasm.runStart();
     const e = wasm.runEnd();
     const f = wasm.runFlags();
-    if ((f & WORD_SEP) !== 0 || (s > 0 && codes[s - 1] === 46)) sepRuns.push(s, e);
-    if ((f & WORD_UPPER) !== 0) upperRuns.push(s, e);
+    if ((f & WORD_SEP) !== 0 || (s > 0 && codes[s - 1] === 46)) {
+      sepRuns.push(s, e);
+      sepBytes += e - s;
+    }
+    if ((f & WORD_UPPER) !== 0) {
+      upperRuns.push(s, e);
+      upperBytes += e - s;
+    }
     p = wasm.words(e + WORD_RUN_MIN, n);
   }
+  // Runs that are much of the text (long tokens, base64, adversarial inputs) are read faster by the
+  // regex, which the reads below would only repeat character by character: each scan takes its
+  // regex when its runs are more than an eighth of the text (the two find the same).
+  if (sepBytes * share > n) separatorsByRegex(text, out);
+  else separatorsOverRuns(text, codes, sepRuns, out);
+  if (upperBytes * share > n) upperByRegex(text, out);
+  else upperOverRuns(text, codes, upperRuns, out);
+}
+
+/** Above 1 / RUNS_SHARE_MAX of the text in its runs, a scan over runs takes its regex instead (0: never). */
+const RUNS_SHARE_MAX = 8;
+
+function separatorsOverRuns(
+  text: string,
+  codes: Uint8Array,
+  sepRuns: number[],
+  out: Array<PatternMatch & { prio: number }>,
+): void {
   // SEP_RE: a separator at p, token characters at p + 1 .. p + 16 (so p + 17 <= the run's end; the
   // separator is in the run, or is the '.' just before it). `from` is the regex's lastIndex.
   const span = WORD_RUN_MIN + 1;
@@ -178,6 +205,14 @@ function scanAnchoredOverRuns(
       p = from - 1;
     }
   }
+}
+
+function upperOverRuns(
+  text: string,
+  codes: Uint8Array,
+  upperRuns: number[],
+  out: Array<PatternMatch & { prio: number }>,
+): void {
   // UPPER_RE: the next match from `at` on (its lastIndex) is the first of the next one starting in a
   // run and the next one at an anchor of UPPER_LITERALS (each remembered until passed).
   let at = 0;
@@ -232,21 +267,27 @@ function scanAnchored(
 
 /**
  * What the separator and upper-case prefix scans find in text: over its token runs in the
- * WebAssembly module's memory (`overRuns`, as the outermost scan of a long ASCII text) or by their
- * regexes (as any other scan). For tests comparing the two.
+ * WebAssembly module's memory (`runs`; `auto` as the outermost scan of a long ASCII text does, by
+ * the regexes where the runs are much of the text) or by their regexes (as any other scan). For
+ * tests comparing them.
  */
-export function scanTokenPrefixes(text: string, overRuns: boolean): PatternMatch[] {
+export function scanTokenPrefixes(text: string, how: 'runs' | 'auto' | 'regex'): PatternMatch[] {
   const out: Array<PatternMatch & { prio: number }> = [];
-  const codes = overRuns ? asciiCodes(text, true) : null;
+  const codes = how !== 'regex' ? asciiCodes(text, true) : null;
   const wasm = byteSkipOf(codes);
-  if (overRuns && wasm === null) throw new Error('not in the WebAssembly module: no token runs');
-  if (wasm !== null) scanAnchoredOverRuns(text, codes!, wasm, out);
+  if (how !== 'regex' && wasm === null) throw new Error('not in the WebAssembly module: no token runs');
+  if (wasm !== null) scanAnchoredOverRuns(text, codes!, wasm, out, how === 'runs' ? 0 : RUNS_SHARE_MAX);
   else scanAnchoredByRegex(text, out);
   return out.map(({ start, end, kind, reveal }) => ({ start, end, kind, reveal }));
 }
 
 /** The separator and upper-case prefix scans of scanAnchored, by SEP_RE and UPPER_RE. */
 function scanAnchoredByRegex(text: string, out: Array<PatternMatch & { prio: number }>): void {
+  separatorsByRegex(text, out);
+  upperByRegex(text, out);
+}
+
+function separatorsByRegex(text: string, out: Array<PatternMatch & { prio: number }>): void {
   let lastStart = -1;
   SEP_RE.lastIndex = 0;
   for (let m = SEP_RE.exec(text); m !== null; m = SEP_RE.exec(text)) {
@@ -256,6 +297,9 @@ function scanAnchoredByRegex(text: string, out: Array<PatternMatch & { prio: num
     const end = tryPrefixRules(text, s, out);
     if (end > SEP_RE.lastIndex) SEP_RE.lastIndex = end;
   }
+}
+
+function upperByRegex(text: string, out: Array<PatternMatch & { prio: number }>): void {
   UPPER_RE.lastIndex = 0;
   for (let m = UPPER_RE.exec(text); m !== null; m = UPPER_RE.exec(text)) {
     const end = tryPrefixRules(text, m.index, out);

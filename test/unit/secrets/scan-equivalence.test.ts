@@ -210,8 +210,9 @@ describe('the separator and upper-case prefix scans over token runs', () => {
                 : fragment(rng, true);
       }
       if (n % 2 === 1) text += token(rng);
-      const overRuns = scanTokenPrefixes(text, true);
-      expect(overRuns).toEqual(scanTokenPrefixes(text, false));
+      const overRuns = scanTokenPrefixes(text, 'runs');
+      expect(overRuns).toEqual(scanTokenPrefixes(text, 'regex'));
+      expect(scanTokenPrefixes(text, 'auto')).toEqual(overRuns);
       found += overRuns.length;
     }
     expect(found).toBeGreaterThan(100);
@@ -227,10 +228,10 @@ describe('the separator and upper-case prefix scans over token runs', () => {
     ];
     for (const t of tokens) {
       for (const text of [`${filler} ${t}`, t + filler, `${filler} ${t} x`]) {
-        const found = scanTokenPrefixes(text, true);
+        const found = scanTokenPrefixes(text, 'runs');
         // (SG. is found by the separator scan too: the merge keeps one)
         expect([...new Set(found.map((f) => text.slice(f.start, f.end)))]).toEqual([t]);
-        expect(found).toEqual(scanTokenPrefixes(text, false));
+        expect(found).toEqual(scanTokenPrefixes(text, 'regex'));
       }
     }
   });
