@@ -88,6 +88,19 @@ export const DRAWS_SECRET_FORMATS: SecretFormat[] = [
       `Rotated the credentials today, the ${choose(pick, ['access token', 'deploy token', 'admin password'])} is now ${v}`,
     );
   }),
+  // ---- Base64 that starts with `/` (one draw in 64), not a path ----------------------------------------
+  f('base64-key-leading-slash', (pick) => {
+    const v = '/' + pick(B, 42) + '=';
+    return mk(
+      v,
+      choose(pick, [
+        `ENCRYPTION_KEY=${v}`,
+        `  signing_key: "${v}"`,
+        `secret = os.getenv("APP_SECRET", "${v}")`,
+        `the API secret is ${v}`,
+      ]),
+    );
+  }),
   // ---- Python: a default in the environment lookup ------------------------------------------------
   f('python-environ-default', (pick) => {
     const v = uni(pick, 24);
@@ -118,6 +131,14 @@ export const DRAWS_NEGATIVE_FORMATS: NegativeFormat[] = [
       'token = config.smtp.token',
       `secret: ctx.Secrets.ApiKey`,
       `PASSWORD=Rails.application.credentials.db`,
+    ]),
+  ),
+  n('secret-named-absolute-path', (pick) =>
+    choose(pick, [
+      `ENCRYPTION_KEY=/etc/app/keys/enc${pick(D, 1)}.key`,
+      '  token: /run/secrets/GITEA_TOKEN',
+      `secret = os.getenv("APP_SECRET", "/var/lib/app/secret${pick(D, 1)}")`,
+      'the API secret is /run/secrets/api',
     ]),
   ),
   n('pw-line-not-a-password', (pick) =>

@@ -46,7 +46,8 @@ const NOT_A_VALUE = {
   and: false,
   regexes: [
     WORDS_VALUE,
-    '^(?:\\.{0,2}/|~/|[A-Za-z]:[\\\\/]|[a-z][a-z0-9+.-]*://)',
+    // a leading `/` is a path only with lower-case directories: base64 starts with `/` one time in 64
+    '^(?:\\.{1,2}/|/(?:(?:[a-z0-9._-]+/)+[A-Za-z0-9._-]*|[a-z0-9._-]*)$|~/|[A-Za-z]:[\\\\/]|[a-z][a-z0-9+.-]*://)',
     '\\.(?:txt|json|pem|key|ya?ml|env|conf|cfg|ini|toml|xml)$',
     '^(?:env|file|fd|stdin):',
     '^(?:true|false|null|none|nil|undefined)$',

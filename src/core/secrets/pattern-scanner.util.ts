@@ -419,10 +419,16 @@ export function namesSecretVariable(name: string): boolean {
 }
 
 /** A value assigned to a *_key name: long and random-looking, not a path, URL, id or public key. */
+const PATH_RE = /^\/(?:(?:[a-z0-9._-]+\/)+[A-Za-z0-9._-]*|[a-z0-9._-]*)$/;
 function strongKeyValue(value: string): boolean {
   const v = value.trim();
   if (v.length < 16 || v.length > 1000) return false;
-  if (/\s/.test(v) || /^(?:ssh-|ecdsa-|pk_|sha\d+[:-]|-----BEGIN PUBLIC|\.{0,2}\/|~\/|[a-z]+:\/\/)/i.test(v))
+  // A leading `/` is a path only with lower-case directories (base64 starts with `/` one time in 64).
+  if (
+    /\s/.test(v) ||
+    /^(?:ssh-|ecdsa-|pk_|sha\d+[:-]|-----BEGIN PUBLIC|\.{1,2}\/|~\/|[a-z]+:\/\/)/i.test(v) ||
+    PATH_RE.test(v)
+  )
     return false;
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false; // a UUID: an id
   if (/^[a-z0-9]+(?:[-_.:/][a-z0-9]+)*$/.test(v) && !/[0-9]/.test(v)) return false; // a slug or path
@@ -1079,7 +1085,8 @@ const PROSE_KEY_BEFORE_DENY =
 function proseValueOk(v: string): boolean {
   if (v.length < 8 || v.length > 200 || isPlaceholder(v)) return false;
   if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return false;
-  if (/^(?:[a-z][a-z0-9+.-]*:\/\/|\.{0,2}\/|~\/|sha\d+[:-]|v?\d+\.\d+)/i.test(v)) return false;
+  if (/^(?:[a-z][a-z0-9+.-]*:\/\/|\.{1,2}\/|~\/|sha\d+[:-]|v?\d+\.\d+)/i.test(v) || PATH_RE.test(v))
+    return false;
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false;
   // Object ids of payment and chat APIs (Stripe tok_, pm_, cus_ ...): ids, not credentials.
   if (
