@@ -14,6 +14,8 @@ import { A, B, D, f, H, L, mk, n, U } from './corpus-kit';
 type Pick = (s: string, k: number) => string;
 /** Symbols a password generator draws from (no quotes, brackets or `$`, which shells and templates read). */
 const SYM = '!@#%^&*-_+=.~';
+/** The same with brackets, as `pwgen -y` and password managers draw them. */
+const BRK = SYM + '()[]{}<>';
 /** A password drawn uniformly from letters, digits and symbols; the first character is not a symbol. */
 const symPw = (pick: Pick, k: number): string => pick(A, 1) + pick(A + SYM, k - 1);
 /** N characters of base62, uniformly: letters only in some draws. */
@@ -62,6 +64,12 @@ export const DRAWS_SECRET_FORMATS: SecretFormat[] = [
   f('quoted-password-symbols', (pick) => {
     const v = pick(A + SYM, 20);
     return mk(v, `export ${choose(pick, PW_NAMES)}="${v}"`);
+  }),
+  // A generator's full symbol set has brackets: a bracket inside a value is one of its symbols, not a
+  // placeholder's mark (which wraps the value, or follows a call's or an index's name).
+  f('json-password-brackets', (pick) => {
+    const v = pick(A, 2) + pick(A + BRK, 14);
+    return mk(v, `{"user": "svc", "password": "${v}"}`);
   }),
   // ---- Base62 drawn uniformly (letters only in some draws) ------------------------------------------
   f('dotenv-secret-uniform', (pick) => {
@@ -155,6 +163,15 @@ export const DRAWS_NEGATIVE_FORMATS: NegativeFormat[] = [
       `https://gitea.example.com/user/login?redirect_to=%2F&password_reset=1&lang=en`,
       `PASSWORD=required&&echo configured`,
       `<a href="/settings?secret=off&amp;tab=keys">keys</a>`,
+    ]),
+  ),
+  // Brackets where code or a template puts them: a call, an index, an interpolation, a wrapped slot.
+  n('assigned-call-index-interpolation', (pick) =>
+    choose(pick, [
+      `password = getpass.getpass("Password for ${pick(L, 5)}: ")`,
+      `  "password": "#{ENV['DB_PASSWORD_${pick(D, 1)}']}",`,
+      `token: %{gitea_token_${pick(L, 4)}}`,
+      `client_secret = request.form["client_secret_${pick(D, 1)}"]`,
     ]),
   ),
   // A fingerprint, digest or checksum of a key is public: it identifies the key, it does not open anything.

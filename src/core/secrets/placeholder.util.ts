@@ -55,8 +55,11 @@ const PLACEHOLDER_WORDS = new Set([
   'password123',
 ]);
 
+// Brackets mark a placeholder or code only in their places: wrapping the value (<token>, {password},
+// [REDACTED], (hidden)), an interpolation (#{x}, %{x}, ${x}), a call or an index (getpass(),
+// os.environ["X"], request.form['pw']), an arrow. Anywhere else they are a drawn password's symbols.
 const PLACEHOLDER_RE =
-  /example|xxxx|\*\*\*|\.\.\.|your[_-]?[a-z]|change[_-]?me|placeholder|redacted|aegis-masked|dummy|sample|fake|replace[_-]?(?:me|with|this)|insert[_-]?|[<>{}()[\]]|\$\{|\{\{|%\(|^\$[A-Za-z_]|^!!|^![A-Za-z][A-Za-z0-9]*$|^%[A-Za-z_]+%$|^(?:process\.env|os\.environ|env\.|self\.|this\.|config\.|settings\.|secrets\.|vars\.|params\.|inputs\.|getenv|System\.getenv)/i;
+  /example|xxxx|\*\*\*|\.\.\.|your[_-]?[a-z]|change[_-]?me|placeholder|redacted|aegis-masked|dummy|sample|fake|replace[_-]?(?:me|with|this)|insert[_-]?|^[<{[(]|[#%@$]\{|\{\w*\}|\(\)|=>|->|^[A-Za-z_$][\w$.:-]*(?:\(.*\)|\[.*\])$|^[A-Za-z_$][\w$.:-]*[([]["'`)]|^[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)+(?:\([\w.]*|\[)$|\{\{|%\(|^\$[A-Za-z_]|^!!|^![A-Za-z][A-Za-z0-9]*$|^%[A-Za-z_]+%$|^(?:process\.env|os\.environ|env\.|self\.|this\.|config\.|settings\.|secrets\.|vars\.|params\.|inputs\.|getenv|System\.getenv)/i;
 
 /** config.db.password, ctx.Secrets.ApiKey, env.DB_PASSWORD: each segment a word, snake, camel or Pascal case. */
 function dottedIdentifier(v: string): boolean {
