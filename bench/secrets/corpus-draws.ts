@@ -71,6 +71,18 @@ export const DRAWS_SECRET_FORMATS: SecretFormat[] = [
     const v = pick(A, 2) + pick(A + BRK, 14);
     return mk(v, `{"user": "svc", "password": "${v}"}`);
   }),
+  f('unquoted-password-brackets', (pick) => {
+    const v = pick(A, 2) + pick(A + BRK, 14);
+    return mk(
+      v,
+      choose(pick, [
+        `${choose(pick, PW_NAMES)}=${v}`,
+        `database:\n  password: ${v}`,
+        `[mysql]\nuser = app\npassword = ${v}`,
+        `docker run -d -e ${choose(pick, PW_NAMES)}=${v} postgres:16`,
+      ]),
+    );
+  }),
   // ---- Base62 drawn uniformly (letters only in some draws) ------------------------------------------
   f('dotenv-secret-uniform', (pick) => {
     const v = uni(pick, 12 + (parseInt(pick(D, 1), 10) % 3) * 4);
@@ -172,6 +184,15 @@ export const DRAWS_NEGATIVE_FORMATS: NegativeFormat[] = [
       `  "password": "#{ENV['DB_PASSWORD_${pick(D, 1)}']}",`,
       `token: %{gitea_token_${pick(L, 4)}}`,
       `client_secret = request.form["client_secret_${pick(D, 1)}"]`,
+    ]),
+  ),
+  // A bracket that ends an unquoted value is a delimiter: the slot is a word or a reference.
+  n('assigned-bracket-delimiter', (pick) =>
+    choose(pick, [
+      `env: {DB_PASSWORD: required, PORT: 54${pick(D, 2)}}`,
+      `(see TOKEN=none) and retry ${pick(D, 2)} times`,
+      `[[ -n $PASSWORD ]] && echo set${pick(D, 1)}`,
+      `password: <redacted> # rotated ${pick(D, 2)} days ago`,
     ]),
   ),
   // A fingerprint, digest or checksum of a key is public: it identifies the key, it does not open anything.

@@ -845,6 +845,20 @@ function matchKeyword(
     end = pastAmpersands(text, end, start + 2048);
     value = text.slice(start, end);
   }
+  // A bracket with the value going on right after it is one of a drawn password's symbols
+  // (`DB_PASSWORD=Z<WfR)7-p%1L0vZ@`, `password: w9jT>a*XyC6`); one that ends the value (`x)`, `x}`) or
+  // a query's parameter stays a delimiter.
+  if (
+    !quoted &&
+    isBracketCode(text.charCodeAt(end)) &&
+    valueGoesOn(text.charCodeAt(end + 1)) &&
+    !inQuery(text, at)
+  ) {
+    VALUE_ON_RE.lastIndex = end;
+    VALUE_ON_RE.exec(text);
+    end = Math.min(VALUE_ON_RE.lastIndex, start + 2048);
+    value = text.slice(start, end);
+  }
   // A YAML block scalar (`password: |`): the value is on the lines below.
   if (!quoted && /^[|>][-+]?[0-9]?$/.test(value)) return blockScalar(text, a.indices![4]![1], at, kw, out);
   if (!acceptAssignedValue(value, quoted)) return -1;
@@ -867,6 +881,18 @@ function matchKeyword(
   } else if (kw.startsWith('cred') && !strongKeyValue(value) && value.length < 12) return -1;
   out.push({ start, end, kind: 'secret-assignment', reveal: 0, prio: 1 });
   return end;
+}
+
+// The rest of an unquoted value past a bracket: up to white space, a quote, `;`, `,` or a NUL.
+// eslint-disable-next-line no-control-regex
+const VALUE_ON_RE = /[^\s"'`;,\\\u0000]*/y;
+/** `<`, `>`, `)`, `]`, `}`: where the unquoted value's grammar stops. */
+function isBracketCode(c: number): boolean {
+  return c === 60 || c === 62 || c === 41 || c === 93 || c === 125;
+}
+/** A character that can go on a value (not white space, a quote, a separator, a NUL or the end). */
+function valueGoesOn(c: number): boolean {
+  return c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 59 && c !== 44 && c !== 92;
 }
 
 /** Whether the name that ends at `at` is a URL query parameter (`?password=`, `&token=`). */

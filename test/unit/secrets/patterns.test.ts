@@ -121,3 +121,23 @@ describe('adversarial inputs', () => {
     expect(scanText('='.repeat(1 << 20))).toEqual([]);
   });
 });
+
+describe('brackets in an unquoted value', () => {
+  // Fixed draws with a bracket early, where the value's grammar stopped before (a prefix under 6).
+  const values = ['Z<WfR)7-p%1L0vZ@', 'w9jT>a*XyC6rS6Lf', 'eHt)%hI[rIgBlxq', 'sf]3yR#KQZUiXlE}'];
+  it.each(values)('masks %s whole in .env, YAML and ini', (v) => {
+    for (const text of [
+      `DB_PASSWORD=${v}\n`,
+      `database:\n  password: ${v}\n`,
+      `[mysql]\npassword = ${v}\n`,
+    ]) {
+      const out = scrubText(text, ctx).value;
+      expect(out).not.toContain(v.slice(0, 4));
+    }
+  });
+  it.each([
+    'env: {DB_PASSWORD: required, PORT: 5432}',
+    '(see TOKEN=none) and retry',
+    'password: <redacted> # rotated',
+  ])('leaves %s alone', (text) => expect(scrubText(text, ctx).value).toBe(text));
+});
