@@ -979,7 +979,7 @@ const BLOCK_LINE_RE =
 // and the words between may not say that what follows is an id, a name or a hash.
 const PROSE_RE =
   // eslint-disable-next-line no-control-regex -- NUL separates joined strings
-  /[a-z]{0,3}(?:([^\n\u0000"|=:]{0,40}?)[ \t](?:is|was|are|to|as|be)(?::|[ \t]{0,2}[-=]>)?|[ \t]{0,3}(\||\*\*))?[ \t]{1,3}(?:\\?["'`*]){0,2}([^\s"'`<>()[\]{},;|*\\\u0000]{8,200})/y;
+  /[a-z]{0,3}(?:([^\n\u0000"|=:]{0,40}?)[ \t](?:is|was|are|to|as|be)(?::|[ \t]{0,2}[-=]>)?|[ \t]{0,3}(\||\*\*))?[ \t]{1,3}(?:\\?["'`*]){0,2}([^\s"'`<>()[\]{},;|*\\\u0000][^\s"'`,;|\\\u0000]{7,199})/y;
 const PROSE_GAP_DENY =
   /(?:^|[^a-z])(?:ids?|fingerprints?|names?|hash(?:es)?|sha\d*|digest|versions?|url|path|file|length|size|type|format|count|prefix|suffix|scopes?|expir\w*|header|field|variable|env|public|rotat\w*|revok\w*|stored|saved|set|hidden|masked|redacted|valid|invalid|missing|required|empty|not|never)(?:$|[^a-z])/i;
 /**
@@ -1086,7 +1086,8 @@ function proseAt(
   )
     return;
   let value = m[3]!;
-  value = value.replace(/[.,:!?]+$/, '');
+  // A drawn value holds brackets and `*`; closing ones at its end are the sentence's (`X)`, `**X**`).
+  value = value.replace(/[.,:!?*)\]}>]+$/, '');
   if (!proseValueOk(value)) return;
   // `access`, `api` and `auth` alone name logs, versions and OAuth states; their credentials are
   // reached through the word after them (API key, auth token).

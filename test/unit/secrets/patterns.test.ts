@@ -141,3 +141,19 @@ describe('brackets in an unquoted value', () => {
     'password: <redacted> # rotated',
   ])('leaves %s alone', (text) => expect(scrubText(text, ctx).value).toBe(text));
 });
+
+describe('symbols in a prose value', () => {
+  // `*` and brackets inside a drawn password; closing ones at its end belong to the sentence.
+  it.each(['b*tDLiKz5qR9zd8w', 'E*^s(j7k]Fq#b[wp', 'N+5)hI@h9YDoihoh'])(
+    'masks %s after "password is"',
+    (v) => {
+      const out = scrubText(`the admin password is ${v}\n`, ctx).value;
+      expect(out).not.toContain(v.slice(0, 6));
+    },
+  );
+  it('keeps a closing bracket of the sentence out of the mask', () => {
+    const out = scrubText('(the token is Xk9fQ2mZp7Lw3Rt8)\n', ctx).value;
+    expect(out.endsWith(')\n')).toBe(true);
+    expect(out).not.toContain('Xk9fQ2mZp7Lw3Rt8');
+  });
+});
