@@ -65,6 +65,15 @@ function arenaPath(at: number): string {
   return parts.reverse().join('');
 }
 
+/** Puts `holder[key]` on trimItems' stack, its path entry `key` under `parent` in the arena. */
+function pushChild(holder: Record<string, unknown> | unknown[], key: string | number, parent: number): void {
+  TRIM.pathParent.push(parent);
+  TRIM.pathKey.push(key);
+  TRIM.holders.push(holder);
+  TRIM.keys.push(key);
+  TRIM.paths.push(TRIM.pathKey.length - 1);
+}
+
 /** Trims arrays (top-level data and arrays nested inside it) to maxItems. */
 function trimItems(data: unknown, maxItems: number, found: Truncation['items'] & object): unknown {
   if (maxItems <= 0) return data;
@@ -92,24 +101,14 @@ function trimItems(data: unknown, maxItems: number, found: Truncation['items'] &
         }
         for (let i = 0; i < arr.length; i++) {
           const item: unknown = arr[i];
-          if (item === null || typeof item !== 'object') continue;
-          pathParent.push(path);
-          pathKey.push(i);
-          holders.push(arr);
-          keys.push(i);
-          paths.push(pathKey.length - 1);
+          if (item !== null && typeof item === 'object') pushChild(arr, i, path);
         }
       } else if (value && typeof value === 'object') {
         const obj = value as Record<string, unknown>;
         for (const k in obj) {
           if (!Object.prototype.hasOwnProperty.call(obj, k)) continue;
           const item = obj[k];
-          if (item === null || typeof item !== 'object') continue;
-          pathParent.push(path);
-          pathKey.push(k);
-          holders.push(obj);
-          keys.push(k);
-          paths.push(pathKey.length - 1);
+          if (item !== null && typeof item === 'object') pushChild(obj, k, path);
         }
       }
     }

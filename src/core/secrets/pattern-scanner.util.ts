@@ -839,25 +839,14 @@ function matchKeyword(
   let value = (quoted ? a[3] : a[4])!;
   const start = a.indices![quoted ? 3 : 4]![0];
   let end = a.indices![quoted ? 3 : 4]![1];
-  // An unquoted value stops at `&` (a query string's next parameter), unless the name is not a query
-  // parameter and the `&` is inside the value: DB_PASSWORD=k&x9... in a .env file or `docker run -e`.
-  if (!quoted && text.charCodeAt(end) === 38 && !inQuery(text, at)) {
-    end = pastAmpersands(text, end, start + 2048);
-    value = text.slice(start, end);
-  }
-  // A bracket with the value going on right after it is one of a drawn password's symbols
-  // (`DB_PASSWORD=Z<WfR)7-p%1L0vZ@`, `password: w9jT>a*XyC6`); one that ends the value (`x)`, `x}`) or
-  // a query's parameter stays a delimiter.
-  if (
-    !quoted &&
-    isBracketCode(text.charCodeAt(end)) &&
-    valueGoesOn(text.charCodeAt(end + 1)) &&
-    !inQuery(text, at)
-  ) {
-    VALUE_ON_RE.lastIndex = end;
-    VALUE_ON_RE.exec(text);
-    end = Math.min(VALUE_ON_RE.lastIndex, start + 2048);
-    value = text.slice(start, end);
+  // An unquoted value stops at `&` and at `<>)]}`; inside a value they are a drawn password's
+  // symbols (DB_PASSWORD=k&x9..., `password: w9jT>a*XyC6`), unless the name is a query parameter.
+  if (!quoted) {
+    const to = unquotedValueEnd(text, at, end, start + 2048);
+    if (to !== end) {
+      end = to;
+      value = text.slice(start, end);
+    }
   }
   // A YAML block scalar (`password: |`): the value is on the lines below.
   if (!quoted && /^[|>][-+]?[0-9]?$/.test(value)) return blockScalar(text, a.indices![4]![1], at, kw, out);
@@ -883,9 +872,6 @@ function matchKeyword(
   return end;
 }
 
-// The rest of an unquoted value past a bracket: up to white space, a quote, `;`, `,` or a NUL.
-// eslint-disable-next-line no-control-regex
-const VALUE_ON_RE = /[^\s"'`;,\\\u0000]*/y;
 /** `<`, `>`, `)`, `]`, `}`: where the unquoted value's grammar stops. */
 function isBracketCode(c: number): boolean {
   return c === 60 || c === 62 || c === 41 || c === 93 || c === 125;
@@ -906,24 +892,28 @@ function inQuery(text: string, at: number): boolean {
 // eslint-disable-next-line no-control-regex -- NUL separates joined strings
 const VALUE_STOP_RE = /[\s"'`<>;,&)\]}\\\u0000]/g;
 /**
- * The end of an unquoted value that continues past `&` at `end`: each `&` followed by a value
- * character (not `&&`, a space, an HTML entity or the next `name=` of a query) joins the value.
+ * Where an unquoted value that the grammar stopped at `end` really ends: outside a query string, an
+ * `&` followed by a value character (not `&&`, white space, an HTML entity) and a bracket `<>)]}`
+ * followed by one join the value, which goes on to the next stop.
  */
-function pastAmpersands(text: string, end: number, limit: number): number {
-  while (end < limit && text.charCodeAt(end) === 38) {
+function unquotedValueEnd(text: string, at: number, end: number, limit: number): number {
+  const first = text.charCodeAt(end);
+  if ((first !== 38 && !isBracketCode(first)) || inQuery(text, at)) return end;
+  while (end < limit) {
+    const c = text.charCodeAt(end);
     const next = text.charCodeAt(end + 1);
-    if (
-      Number.isNaN(next) ||
-      next === 38 ||
-      next <= 32 ||
-      /^(?:amp|lt|gt|quot|#\d{1,5});/.test(text.slice(end + 1, end + 8))
-    )
-      break;
+    if (c === 38) {
+      if (
+        Number.isNaN(next) ||
+        next === 38 ||
+        next <= 32 ||
+        /^(?:amp|lt|gt|quot|#\d{1,5});/.test(text.slice(end + 1, end + 8))
+      )
+        break;
+    } else if (!isBracketCode(c) || !valueGoesOn(next)) break;
     VALUE_STOP_RE.lastIndex = end + 1;
     const m = VALUE_STOP_RE.exec(text);
-    const stop = m === null ? text.length : m.index;
-    if (stop === end + 1) break;
-    end = Math.min(stop, limit);
+    end = Math.min(m === null ? text.length : m.index, limit);
   }
   return end;
 }
