@@ -161,6 +161,44 @@ async function interleaved(
   return new Map([...acc.entries()].map(([k, v]) => [k, mergeResults(v)]));
 }
 
+/**
+ * Issue 18's "2x the peer" with both processes on the same cores: throughput follows the total CPU
+ * per call (load generator + server + upstream). The ceiling is the ratio the sidecar would reach
+ * if its server CPU per call were the pass-through's (the least any proxy spends), with its own
+ * client's CPU: (peer server + peer client + upstream) / (pass-through server + this client +
+ * upstream), all from this run at this concurrency. `atOwn` is the same ratio at the sidecar's
+ * measured server CPU, the model's prediction of the measured × the peer.
+ */
+function peerCeiling(
+  tool: string,
+  target: string,
+  concurrency: number,
+): { ceiling: number; atOwn: number; note: string } | null {
+  const per = (name: string) => {
+    const c = cpuPerCall.get(`${tool}: ${name}@c${concurrency}`);
+    return c && c.calls > 0 && Number.isFinite(c.server)
+      ? { server: c.server / c.calls, client: c.client / c.calls }
+      : null;
+  };
+  const peer = per(PEER_LABEL);
+  const pass = per('pass-through');
+  const up = per('direct');
+  const own = per(target);
+  if (!peer || !pass || !up || !own) return null;
+  const peerTotal = peer.server + peer.client + up.server;
+  const floor = pass.server + own.client + up.server;
+  const ownTotal = own.server + own.client + up.server;
+  const f = (v: number) => v.toFixed(2);
+  return {
+    ceiling: peerTotal / floor,
+    atOwn: peerTotal / ownTotal,
+    note:
+      `(peer ${f(peer.server)} + its client ${f(peer.client)} + upstream ${f(up.server)} = ${f(peerTotal)} ms) / ` +
+      `(pass-through ${f(pass.server)} + this client ${f(own.client)} + upstream ${f(up.server)} = ${f(floor)} ms); ` +
+      `at this sidecar's own ${f(own.server)} ms: ${f(peerTotal / ownTotal)}×`,
+  };
+}
+
 function ms(v: number): string {
   return `${v.toFixed(2)} ms`;
 }
@@ -449,7 +487,8 @@ async function main(): Promise<void> {
     }
     for (const w of WORKLOADS) {
       const targets: Target[] = [
-        { name: 'direct', call: httpCall(upstream.url, w.httpPath) },
+        // The upstream's pid: its CPU per direct call is what every target's call costs upstream.
+        { name: 'direct', call: httpCall(upstream.url, w.httpPath), pid: upstream.child.pid },
         { name: 'pass-through', call: httpCall(proxy.url, w.httpPath), pid: proxy.child.pid },
       ];
       const peerTool =
@@ -621,7 +660,7 @@ async function main(): Promise<void> {
           if (!t.config) continue;
           const res = tp.get(t.name) as LoadResult;
           // Issue 18: with the SDK client, at least twice the peer's throughput, in both configurations.
-          if (t.sdk && peerRes && peerRes.throughput > 0)
+          if (t.sdk && peerRes && peerRes.throughput > 0) {
             rows.push(
               forConfig(
                 checkedRow(
@@ -636,6 +675,26 @@ async function main(): Promise<void> {
                 t.config,
               ),
             );
+            const ceiling = peerCeiling(w.tool, t.name, concurrency);
+            rows.push(
+              forConfig(
+                ceiling
+                  ? infoRow(
+                      sec,
+                      `${t.figure}: ceiling at the pass-through's CPU`,
+                      ceiling.ceiling,
+                      '×',
+                      ceiling.note,
+                    )
+                  : unavailableRow(
+                      sec,
+                      `${t.figure}: ceiling at the pass-through's CPU`,
+                      'CPU per call not measured',
+                    ),
+                t.config,
+              ),
+            );
+          }
           const ratio = (100 * res.throughput) / ref.throughput;
           const note = `${res.throughput.toFixed(0)} req/s, p99 ${ms(summarize(res.latenciesMs).p99)}, errors ${res.errors}`;
           rows.push(
@@ -709,12 +768,15 @@ async function main(): Promise<void> {
           // CPU per call does not depend on how busy the machine is: the steadiest comparison here.
           for (const t of targets) {
             const c = cpuPerCall.get(`${w.tool}: ${t.name}@c32`);
-            if (!c || !c.calls || t.name === 'direct') continue;
-            const figure = t.config
-              ? `${t.figure}: server CPU / load-generator CPU per call`
-              : t.peer
-                ? `${t.name}: server CPU / load-generator CPU per call (reference)`
-                : 'pass-through: server CPU / load-generator CPU per call (reference)';
+            if (!c || !c.calls) continue;
+            const figure =
+              t.name === 'direct'
+                ? 'direct: upstream CPU / load-generator CPU per call (reference)'
+                : t.config
+                  ? `${t.figure}: server CPU / load-generator CPU per call`
+                  : t.peer
+                    ? `${t.name}: server CPU / load-generator CPU per call (reference)`
+                    : 'pass-through: server CPU / load-generator CPU per call (reference)';
             rows.push(
               forConfig(
                 {

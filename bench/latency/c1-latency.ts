@@ -1,11 +1,12 @@
 // `npm run bench -- --latency [--main <other dist/src/main.js>] [--production] [--rounds N]
-// [--calls N] [--only <version>]`: the added latency at c=1 over a direct call (issue 18's
+// [--calls N] [--only <version>] [--both]`: the added latency at c=1 over a direct call (issue 18's
 // p50 <= 1 ms, p99 <= 5 ms), for each protocol revision and both tools of the full bench (repoGet,
 // issueListIssues), with the same plain JSON-RPC client, and the sidecar's CPU per call at c=1
 // (wall time minus CPU is what the call waited for; the main thread's alone, per round, is the
 // figure the event loop's own work moves). With --main, a second sidecar of another build
 // runs beside this one and the rounds interleave both, so a before/after shares the minutes
-// (`--this <main.js>` replaces this build, `--tool <name>` keeps one tool).
+// (`--this <main.js>` replaces this build, `--tool <name>` keeps one tool; `--both` runs each build
+// embedded and with PostgreSQL + Redis side by side, so the rounds show what production adds).
 import { forkUpstream } from '../lib/fork-server';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -69,7 +70,9 @@ async function main(): Promise<void> {
   const only = arg(argv, '--only');
   const other = arg(argv, '--main');
   const tools = TOOLS.filter((t) => !arg(argv, '--tool') || t.tool === arg(argv, '--tool'));
-  const production = argv.includes('--production');
+  // --both: each build runs twice, embedded and production, interleaved (what production adds per call).
+  const both = argv.includes('--both');
+  const production = argv.includes('--production') || both;
   // --profile: the sidecars run under --cpu-prof; the profiles are kept and their paths printed.
   const profDir = argv.includes('--profile')
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'aegis-c1-prof-'))
@@ -84,18 +87,20 @@ async function main(): Promise<void> {
   const sidecars: Array<{ label: string; sc: Sidecar }> = [];
   const load0 = os.loadavg()[0] ?? Number.NaN;
   try {
-    for (const b of builds) {
-      const sc = await startSidecar({
-        mainJs: b.mainJs,
-        upstreamUrl: upstream.url,
-        toolMode: 'full',
-        detectionMode: 'mask',
-        label: `latency-${b.label}`,
-        ...(profDir ? { cpuProfDir: path.join(profDir, b.label) } : {}),
-        ...(services ? { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl } : {}),
-      });
-      sidecars.push({ label: b.label, sc });
-    }
+    for (const b of builds)
+      for (const prod of both ? [false, true] : [production]) {
+        const label = both ? `${b.label} ${prod ? 'production' : 'embedded'}` : b.label;
+        const sc = await startSidecar({
+          mainJs: b.mainJs,
+          upstreamUrl: upstream.url,
+          toolMode: 'full',
+          detectionMode: 'mask',
+          label: `latency-${label.replace(' ', '-')}`,
+          ...(profDir ? { cpuProfDir: path.join(profDir, label.replace(' ', '-')) } : {}),
+          ...(services && prod ? { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl } : {}),
+        });
+        sidecars.push({ label, sc });
+      }
     for (const t of tools) {
       const targets: Target[] = [
         {
@@ -169,7 +174,7 @@ async function main(): Promise<void> {
     await services?.cleanup().catch(() => undefined);
   }
   process.stdout.write(
-    `\nconfiguration ${production ? 'production' : 'embedded'}; load average ${load0.toFixed(2)} at the start, ${(os.loadavg()[0] ?? Number.NaN).toFixed(2)} at the end\n`,
+    `\nconfiguration ${both ? 'embedded and production' : production ? 'production' : 'embedded'}; load average ${load0.toFixed(2)} at the start, ${(os.loadavg()[0] ?? Number.NaN).toFixed(2)} at the end\n`,
   );
   if (profDir) process.stdout.write(`CPU profiles kept in ${profDir}\n`);
 }

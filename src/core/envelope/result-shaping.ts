@@ -1,10 +1,9 @@
 // What the result options do to a success envelope (issue 17), between decoding and the secret
 // layers: text pages, field selection, hygiene of untrusted text, tables, and the continuation cursor
 // (placed after the bounds, which may keep fewer items than Gitea sent).
-import { randomBytes } from 'node:crypto';
 import type { CatalogueOperation } from '../catalogue/tool-catalogue';
 import type { CallIdentity } from '../ports';
-import type { CursorCodec, CursorState } from './cursor';
+import { randomHex8, type CursorCodec, type CursorState } from './cursor';
 import { cursorSubject } from './cursor';
 import { listIn, type Envelope } from './envelope';
 import { selectFields } from './fields';
@@ -130,7 +129,7 @@ export function shapeResult(
   let pagination = p as ShapedEnvelope['pagination'];
   if (p && p.next_page !== null && pageable && listLength > 0) {
     full = ctx.cursors.encode(nextState(p.next_page, p.limit), subject);
-    placeholder = `~cursor~${randomBytes(8).toString('hex')}`.padEnd(full.length + 24, '~');
+    placeholder = `~cursor~${randomHex8()}`.padEnd(full.length + 24, '~');
     pagination = { ...p, next_cursor: placeholder };
   }
 

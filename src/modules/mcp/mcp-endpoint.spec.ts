@@ -45,6 +45,17 @@ describe('McpEndpoint: the call exit of the fast paths runs after the answer is 
   let current: http.ServerResponse | null = null;
   /** Each record with whether its exchange's answer had already been written (res.end) by then. */
   const records: Array<{ entry: AuditEntry; answered: boolean }> = [];
+  const ended = new MemorySessionRevocations();
+  /** Revocation lookups made (with Redis, each is a round trip). */
+  let lookups = 0;
+  const revocations = {
+    revoke: (nonce: string, ttl: number) => ended.revoke(nonce, ttl),
+    isRevoked: (nonce: string) => {
+      lookups += 1;
+      return ended.isRevoked(nonce);
+    },
+    close: () => ended.close(),
+  };
 
   beforeAll(async () => {
     const logger = pino({ level: 'silent' });
@@ -81,7 +92,7 @@ describe('McpEndpoint: the call exit of the fast paths runs after the answer is 
       sessionSecret: 'endpoint-spec-session-secret',
       sessionMaxAgeSeconds: 3600,
       protocol,
-      revocations: new MemorySessionRevocations(),
+      revocations,
       metrics,
       logger,
     });
@@ -223,5 +234,46 @@ describe('McpEndpoint: the call exit of the fast paths runs after the answer is 
     expect(reply.status).toBe(200);
     expect(reply.json.result).toBeDefined();
     expect(records.map((r) => r.entry.tool)).toEqual(['repoGet']);
+  });
+
+  it('looks a session up before its body has arrived, once per request, and still refuses an ended one', async () => {
+    const headers = await legacySession('2025-11-25');
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'repoGet', arguments: { owner: 'o' } },
+    });
+    const before = lookups;
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { ...base, ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    });
+    const reply = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+    });
+    req.flushHeaders();
+    // Only the headers are sent: the lookup overlaps the wait for the body.
+    for (let i = 0; i < 200 && lookups === before; i++) await new Promise((r) => setTimeout(r, 5));
+    const early = lookups - before;
+    req.end(body);
+    expect(early).toBe(1);
+    expect(await reply).toBe(200);
+    expect(lookups).toBe(before + 1);
+
+    const del = await fetch(url, { method: 'DELETE', headers: { ...base, ...headers } });
+    expect(del.status).toBe(200);
+    const after = await post(headers, {
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'tools/call',
+      params: { name: 'repoGet', arguments: {} },
+    });
+    expect(after.status).toBe(404);
+    expect(lookups).toBe(before + 2);
   });
 });

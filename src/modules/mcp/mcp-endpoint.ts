@@ -130,6 +130,9 @@ export class McpEndpoint {
     if (!admitted) return;
     const { identity } = admitted;
     if (admitted.method === 'DELETE') return this.endSession(req, res, identity);
+    // The session's revocation is looked up now (with Redis, a round trip) and awaited where it was
+    // checked before, after the body, the CPU turn and the classification: the lookup overlaps them.
+    const revoked = this.revocationLookup(req, identity);
     const body = await this.options.admission.body(req, res, this.admissionRoute, {
       maxBytes: this.options.maxBodyBytes,
       contentTypes: ['application/json'],
@@ -155,7 +158,25 @@ export class McpEndpoint {
     if (this.refusedForScope(req, res, identity, message, parsed)) return;
     const modern = this.modernRoute(req, parsed);
     if (modern) return this.serveModern(req, res, identity, message, parsed, body.raw, modern);
-    return this.serveLegacy(req, res, identity, message, parsed);
+    return this.serveLegacy(req, res, identity, message, parsed, revoked);
+  }
+
+  /**
+   * The revocation lookup of the request's session, started as soon as the request is
+   * authenticated; null without a valid session of this identity (session() refuses those without
+   * asking). A request's check still happens between its arrival and its answer, so an ended
+   * session is refused as before; only the wait for the store overlaps the request's own work.
+   */
+  private revocationLookup(req: Req, identity: CallIdentity): Promise<boolean> | null {
+    const sessionId = header(req, SESSION_HEADER);
+    if (!sessionId) return null;
+    const state = this.verifiedSession(sessionId);
+    if (!state || state.owner !== this.ownerOf(identity.subject)) return null;
+    const lookup = this.options.revocations.isRevoked(state.nonce);
+    // A request that ends before its session is checked (a refusal, a 2026-07-28 message) must
+    // not leave a rejection unhandled; session() awaits the same promise and sees any error.
+    lookup.catch(() => undefined);
+    return lookup;
   }
 
   // The SDK's own classifier (what its isLegacyRequest runs on a parsed body) decides when the
@@ -272,6 +293,7 @@ export class McpEndpoint {
     identity: CallIdentity,
     message: InboundMessage,
     parsed: unknown,
+    revoked: Promise<boolean> | null = null,
   ): Promise<void> {
     if (message.kind === 'invalid')
       return this.reject(res, 400, message.id, INVALID_REQUEST, message.message, 'invalid_request');
@@ -302,7 +324,7 @@ export class McpEndpoint {
       return this.writeLegacy(req, res, response);
     }
 
-    const session = await this.session(req, res, identity, message);
+    const session = await this.session(req, res, identity, message, revoked);
     if (!session) return;
     const version = checkLegacyVersionHeader(versionHeader, session.version);
     if (!version.ok)
@@ -377,6 +399,7 @@ export class McpEndpoint {
     res: ServerResponse,
     identity: CallIdentity,
     message: InboundMessage,
+    revoked: Promise<boolean> | null = null,
   ): Promise<SessionState | null> {
     const id = message.kind === 'request' ? message.id : null;
     const sessionId = header(req, SESSION_HEADER);
@@ -396,7 +419,7 @@ export class McpEndpoint {
     if (
       !state ||
       state.owner !== this.ownerOf(identity.subject) ||
-      (await this.options.revocations.isRevoked(state.nonce))
+      (await (revoked ?? this.options.revocations.isRevoked(state.nonce)))
     ) {
       this.reject(res, 404, id, SERVER_ERROR, 'Session not found', 'session_unknown');
       return null;
