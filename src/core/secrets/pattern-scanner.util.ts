@@ -1047,7 +1047,10 @@ function proseAt(
   // Every value holds a digit and ends on the line (or in the string), at most ~260 characters on,
   // and starts within ~60 characters (gap, verb, quotes) with no white space: most prose stops here.
   const digit = digits.after(end);
-  if (!digit) return;
+  if (!digit) {
+    proseLettersAt(text, start, end, out);
+    return;
+  }
   PROSE_RE.lastIndex = end;
   const m = PROSE_RE.exec(text);
   if (!m) return;
@@ -1092,6 +1095,40 @@ function proseAt(
   const valueEnd = m.index + m[0].length - (m[3]!.length - value.length);
   pushValue(out, valueEnd, value, 'secret-assignment');
 }
+/**
+ * A prose value of letters only, which the digit check above passes by (16 characters of base62 are
+ * letters only one draw in twenty): "the runner token is uOjUTovUyLYQRDiutMBJ", "| DB_PASSWORD | X |".
+ * Only right after a password, secret or token word and its verb, colon or table cell, and only when
+ * the letters read as random (randomLetters: both cases mixed as no word or identifier mixes them).
+ */
+function proseLettersAt(
+  text: string,
+  start: number,
+  end: number,
+  out: Array<PatternMatch & { prio: number }>,
+): void {
+  const c = text.charCodeAt(end);
+  if (c !== 32 && c !== 9 && c !== 58) return; // ' ', tab, ':'
+  const kw = text.slice(start, end).toLowerCase();
+  if (!(
+    kw.startsWith('pass') ||
+    kw === 'pwd' ||
+    kw === 'secret' ||
+    kw === 'token' ||
+    // "the API key is X", "| SECRET_KEY | X |": a key named by a secret's word
+    (kw === 'key' && PROSE_LETTERS_KEY_BEFORE.test(text.slice(Math.max(0, start - 12), start)))
+  ))
+    return;
+  PROSE_LETTERS_RE.lastIndex = end;
+  const m = PROSE_LETTERS_RE.exec(text);
+  if (!m || !randomLetters(m[2]!)) return;
+  if (kw === 'token' && PROSE_TOKEN_BEFORE_DENY.test(text.slice(Math.max(0, start - 24), start))) return;
+  pushValue(out, m.index + m[0].length - m[1]!.length, m[2]!, 'secret-assignment');
+}
+const PROSE_LETTERS_KEY_BEFORE =
+  /(?:^|[^A-Za-z])(?:api|secret|encryption|session|master|access|private|client|app)[ _-]?$/i;
+const PROSE_LETTERS_RE =
+  /(?:[ \t]{1,2}(?:is|was)[ \t]{1,2}|[ \t]{0,2}:[ \t]{1,2}|[ \t]{1,2}\|[ \t]{1,2})(["'`]?)([A-Za-z]{12,64})\1(?=[\s.,;!?)|]|$)/y;
 // Tokens that are cursors or ids: "the next page token is ...".
 const PROSE_TOKEN_BEFORE_DENY =
   /(?:next|page|continuation|pagination|cursor|sync|state|request|trace|span|test|fixture|stripe|card|payment|sort)[ \t_-]*$/i;
@@ -1278,8 +1315,17 @@ const NETRC_RE = new RegExp(
   'y',
 );
 const REDIS_RE = /(?:requirepass|masterauth)[ \t]{1,8}("?)([^\s"\u0000]{4,256})\1/y;
+// The `"name": "X",` before a pair's second key (PAIR_NAME_RE), as the end of the text before it: the
+// comma, then white space or a line break with its indent, diff (+ -), quote (>) or log-timestamp prefix.
+const PAIR_GAP = String.raw`(?:[ \t]*(?:\r?\n)[ \t>+-]*(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t>+-]*|[ \t]{0,8})`;
+const PAIR_NAME_RE = new RegExp(String.raw`"(?:name|key)": ?"([^"\\\n\u0000]{1,64})",${PAIR_GAP}$`);
+const PAIR_NAME_ESCAPED_RE = new RegExp(
+  String.raw`\\"(?:name|key)\\": ?\\"([^"\\\n\u0000]{1,64})\\",(?:[ \t]*(?:\\r)?\\n[ \t>+-]*|[ \t]{0,8})$`,
+);
+/** A flag's value of `name=value` pairs (docker build's `--secret id=x,src=file`). */
+const FLAG_PAIRS_RE = /=[^=]/;
 const FLAG_RE =
-  /--(?:[a-z0-9]{1,20}-)?(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
+  /--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|pass|pwd|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key|secret-key|encryption-key|master-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
   /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|mongo(?:sh)?|(redis-cli))\s/;
@@ -1360,8 +1406,9 @@ function scanCredentialSyntax(
   for (let i = text.indexOf('--'); i >= 0; i = text.indexOf('--', i + 2)) {
     FLAG_RE.lastIndex = i;
     const m = FLAG_RE.exec(text);
-    // `--secret id=x,src=file` (docker build) names a secret, it is not one.
-    if (m && !m[2]!.includes('=') && acceptAssignedValue(m[2]!, true))
+    // `--secret id=x,src=file` (docker build) names a secret, it is not one; a base64 value's
+    // closing `=` padding is its own.
+    if (m && !FLAG_PAIRS_RE.test(m[2]!) && acceptAssignedValue(m[2]!, true))
       pushValue(out, i + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
     else if (text.startsWith('--user', i)) curlUser(text, i, out);
   }
@@ -1387,21 +1434,21 @@ function scanCredentialSyntax(
       pushValue(out, DEFINE_RE.lastIndex - 1, m[3]!, 'secret-assignment');
   }
   // Serialised name/value pairs: {"name":"APP_SECRET","data":"..."} (Actions variables, env lists),
-  // also as escaped JSON inside a JSON string.
+  // compact or pretty-printed (`"name": "X", "data": "..."`, or a line break, its indent and a
+  // diff, quote or log-timestamp prefix before the second key), also as escaped JSON in a string.
   for (const q of ['"', '\\"']) {
     for (const field of ['data', 'value']) {
-      const anchor = `${q},${q}${field}${q}:${q}`;
+      const anchor = `${q}${field}${q}:`;
       for (let i = lits.indexOf(text, anchor); i >= 0; i = lits.indexOf(text, anchor, i + anchor.length)) {
-        const open = text.lastIndexOf(q, i - 1);
-        if (open < 8 || i - open > 64 + q.length) continue;
-        const name = text.slice(open + q.length, i);
-        const before = text.slice(Math.max(0, open - 8 - 2 * q.length), open);
-        if (
-          !(before.endsWith(`${q}name${q}:`) || before.endsWith(`${q}key${q}:`)) ||
-          !(namesSecret(name) || namesProvider(name) || namesSecretVariable(name))
-        )
-          continue;
-        const from = i + anchor.length;
+        const head = text.slice(Math.max(0, i - 160), i);
+        const m = (q === '"' ? PAIR_NAME_RE : PAIR_NAME_ESCAPED_RE).exec(head);
+        if (m === null) continue;
+        const name = m[1]!;
+        if (!(namesSecret(name) || namesProvider(name) || namesSecretVariable(name))) continue;
+        let from = i + anchor.length;
+        if (text.charCodeAt(from) === 32) from++;
+        if (!text.startsWith(q, from)) continue;
+        from += q.length;
         const close = text.indexOf(q, from);
         if (close < 0 || close - from > 300) continue;
         const value = text.slice(from, close);

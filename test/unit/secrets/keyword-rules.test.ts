@@ -481,4 +481,67 @@ describe('JSON structure and names (ninth pass)', () => {
     expect(masked('the admin password is kqzmwprtv4821 until Friday', 'kqzmwprtv4821')).toBe(true);
     expect(scanText('the token is node12 now; the password is staging-2')).toEqual([]);
   });
+
+  it('masks a prose value of random letters only (no digit), not a word or an identifier', () => {
+    const v = 'uOjUTovUyLYQRDiutMBJ';
+    expect(masked(`the runner token is ${v}`, v)).toBe(true);
+    expect(masked(`the API key is ${v}.`, v)).toBe(true);
+    expect(masked(`| MYSQL_ROOT_PASSWORD | ${v} |`, v)).toBe(true);
+    expect(scanText('the token is KubernetesClusterName; the password is ReadFromVaultPlease')).toEqual([]);
+    expect(
+      scanText('the cache key is getUserByIdAndName and the page token is uOjUTovUyLYQRDiutMBJ'),
+    ).toEqual([]);
+  });
+
+  it('reads a name/value pair of JSON as text with white space, not a meta name or a reference', () => {
+    const v = 'L3lZlRWcgCVJjD5GXvv3KyQM2WH7xXBos8svyCB2pOz=';
+    expect(masked(`{"name": "APP_SECRET", "data": "${v}", "description": ""}`, v)).toBe(true);
+    expect(masked(`[\n  {\n    "name": "DB_PASSWORD",\n    "value": "${v}"\n  }\n]`, v)).toBe(true);
+    expect(masked(`{\\"name\\": \\"API_TOKEN\\", \\"data\\": \\"${v}\\"}`, v)).toBe(true);
+    expect(
+      scanText('{"name": "DB_PASSWORD_LENGTH", "value": "32"}, {"name": "SECRET_NAME", "value": "db-creds"}'),
+    ).toEqual([]);
+  });
+
+  it('masks a private key written one string per line after header or blank strings, and a PGP one', () => {
+    const body = [0, 1, 2].map(() => randomBytes(48).toString('base64'));
+    const armour = (label: string, head: string[]): string =>
+      ['-----BEGIN ' + label + '-----', ...head, ...body, '-----END ' + label + '-----']
+        .map((l) => `    "${l}\\n"`)
+        .join('\n');
+    const enc = armour('RSA PRIVATE KEY', [
+      'Proc-Type: 4,ENCRYPTED',
+      'DEK-Info: AES-128-CBC,0123456789ABCDEF',
+      '',
+    ]);
+    const pgp = armour('PGP PRIVATE KEY BLOCK', ['Version: GnuPG v2', '']);
+    for (const t of [`KEY = (\n${enc}\n)`, `KEY = (\n${pgp}\n)`])
+      for (const line of body) expect(masked(t, line)).toBe(true);
+    expect(scanText(`KEY = (\n${armour('PGP PUBLIC KEY BLOCK', ['Version: GnuPG v2', ''])}\n)`)).toEqual([]);
+  });
+
+  it('masks a flag with a compound name or pwd and a padded base64 value, not name=value pairs', () => {
+    const v = 'huYwX64qJXGRsrBtOFwrh/N0UZnpsVHD32owhPlBTOG=';
+    for (const flag of ['--smtp-pass', '--admin-pwd', '--mysql-root-password', '--secret-key'])
+      expect(masked(`./deploy.sh ${flag} ${v} --host db`, v)).toBe(true);
+    expect(
+      scanText('docker build --secret id=npmrc,src=$HOME/.npmrc . && ./deploy.sh --token-ttl 3600'),
+    ).toEqual([]);
+  });
+
+  it('masks `pass` and `pwd` with a verb or in a table cell, not a pass that is no password', () => {
+    const v = 'iJy0lJMxs7maUMVqrsvSKQ';
+    expect(masked(`the smtp pass is ${v}`, v)).toBe(true);
+    expect(masked(`| ADMIN_PWD | ${v} |`, v)).toBe(true);
+    expect(
+      scanText('the boarding pass is ready; | pass | 12/12 tests |; pass: 14 of 14 checks (run 3f9a2c1)'),
+    ).toEqual([]);
+  });
+
+  it('reads a pretty-printed name/value pair behind a log timestamp or a quote prefix', () => {
+    const v = 'tGwQv1PQM3UCxbYTjVY9PeiUv3p8m';
+    const ts = '2026-11-04T08:15:02.4471230Z ';
+    expect(masked(`${ts}{\n${ts}  "name": "DB_PASSWORD",\n${ts}  "value": "${v}"\n${ts}}`, v)).toBe(true);
+    expect(masked(`> {\n>   "name": "JWT_SECRET",\n>   "value": "${v}"\n> }`, v)).toBe(true);
+  });
 });
