@@ -1107,8 +1107,21 @@ function proseLettersAt(
   end: number,
   out: Array<PatternMatch & { prio: number }>,
 ): void {
-  const c = text.charCodeAt(end);
-  if (c !== 32 && c !== 9 && c !== 58) return; // ' ', tab, ':'
+  // What must follow, told from the next characters before anything is allocated: `:`, or a blank
+  // and then `is `, `was ` or `|`.
+  let c = text.charCodeAt(end);
+  if (c !== 58) {
+    if (c !== 32 && c !== 9) return;
+    let k = end + 1;
+    c = text.charCodeAt(k);
+    if (c === 32 || c === 9) c = text.charCodeAt(++k);
+    if (
+      c !== 124 && // |
+      !(c === 105 && text.charCodeAt(k + 1) === 115) && // is
+      !(c === 119 && text.charCodeAt(k + 1) === 97 && text.charCodeAt(k + 2) === 115) // was
+    )
+      return;
+  }
   const kw = text.slice(start, end).toLowerCase();
   if (!(
     kw.startsWith('pass') ||
