@@ -364,3 +364,41 @@ for (const [vn, mkv] of HOOK_VALUES)
       ),
     );
   }
+
+// ---- Actions job logs: traces, env dumps, commands --------------------------------------------------
+const LOG_SHAPES: Array<[string, (n: string, v: string) => string]> = [
+  ['trace-export', (n, v) => `+ export ${n}=${v}`],
+  [
+    'trace-curl-bearer',
+    (_n, v) => `+ curl -sf -H 'Authorization: Bearer ${v}' https://api.example.com/v1/deploy`,
+  ],
+  [
+    'trace-curl-token',
+    (_n, v) => `+ curl -H "Authorization: token ${v}" https://gitea.example.com/api/v1/user`,
+  ],
+  ['trace-docker-login', (_n, v) => `+ docker login -u ci -p ${v} registry.example.com`],
+  [
+    'env-dump',
+    (n, v) =>
+      `##[group]Run ./deploy.sh\n./deploy.sh\nshell: /usr/bin/bash -e {0}\nenv:\n  ${n}: ${v}\n##[endgroup]`,
+  ],
+  ['printenv', (n, v) => `+ printenv\nHOME=/root\n${n}=${v}\nPATH=/usr/bin`],
+  ['set-x-assign', (n, v) => `++ ${n}=${v}`],
+  ['echo', (n, v) => `+ echo ${n}=${v}\n${n}=${v}`],
+  ['helm-set', (n, v) => `+ helm upgrade --install app ./chart --set secrets.${n.toLowerCase()}=${v}`],
+  ['kubectl-literal', (n, v) => `+ kubectl create secret generic app --from-literal=${n}=${v}`],
+  ['gh-output', (n, v) => `::set-output name=${n.toLowerCase()}::${v}`],
+  ['npm-config', (_n, v) => `+ npm config set //registry.example.com/:_authToken ${v}`],
+  ['git-clone-url', (_n, v) => `+ git clone https://oauth2:${v}@gitea.example.com/org/app.git`],
+  ['mysql', (_n, v) => `+ mysql -h db -u root -p${v} app < dump.sql`],
+  ['psql-url', (_n, v) => `+ psql postgresql://app:${v}@db:5432/app -c 'select 1'`],
+];
+const LOG_KINDS = ['uni', 'sym', 'b64', 'hex', 'letters', 'urlsafe'];
+for (const [sn, shape] of LOG_SHAPES)
+  for (const kind of LOG_KINDS)
+    PROBE_SECRET_FORMATS.push(
+      p(`log-${sn}-${kind}`, (pick) => {
+        const v = val(pick, kind);
+        return { secret: v, line: shape(ch(pick, NAMES), v) };
+      }),
+    );

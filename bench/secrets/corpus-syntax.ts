@@ -7,7 +7,9 @@
 //   PEM, PGP's `Version:`), and a PGP block (armour `PRIVATE KEY BLOCK`) written so;
 // - command-line flags with a compound name or `pwd` (`--smtp-pass`, `--admin-pwd`) and a base64
 //   value whose `=` padding had it read as `name=value` pairs;
-// - `pass` and `pwd` in prose and tables ("the smtp pass is X", `| ADMIN_PWD | X |`).
+// - `pass` and `pwd` in prose and tables ("the smtp pass is X", `| ADMIN_PWD | X |`);
+// - a URL-safe draw without a digit (letters with `_` or `-`) under a secret name, unquoted;
+// - a Terraform variable's default in a .tf file quoted in a JSON string (escaped quotes).
 // Hard negatives of the same shapes follow. Secrets are drawn at run time from the seeded PRNG;
 // armour and prefixes are joined from pieces.
 import type { NegativeFormat, SecretFormat } from './corpus';
@@ -86,6 +88,17 @@ export const SYNTAX_SECRET_FORMATS: SecretFormat[] = [
       ]),
     );
   }),
+  f('urlsafe-letters-assignment', (pick) => {
+    const v = letters20(pick).slice(0, 7) + '_' + letters20(pick).slice(0, 9) + '-' + pick(U + L, 6);
+    const name = choose(pick, ['JWT_SECRET', 'PRIVATE_TOKEN', 'SESSION_SECRET', 'API_TOKEN']);
+    return mk(v, choose(pick, [`${name}=${v}`, `  ${name}: ${v}`, `+ export ${name}=${v}`]));
+  }),
+  f('terraform-default-escaped', (pick) => {
+    const v = pick(A, 28) + pick(D, 1);
+    const name = choose(pick, ['client_secret', 'db_password', 'api_token']);
+    const tf = `variable "${name}" {\n  type    = string\n  default = "${v}"\n}`;
+    return mk(v, JSON.stringify({ message: 'plan failed', file: tf }));
+  }),
 ];
 
 export const SYNTAX_NEGATIVE_FORMATS: NegativeFormat[] = [
@@ -118,6 +131,14 @@ export const SYNTAX_NEGATIVE_FORMATS: NegativeFormat[] = [
       `./deploy.sh --db-pass-file /run/secrets/db_${pick(L, 4)}`,
       `./deploy.sh --token-ttl ${pick(D, 4)} --smtp-pass-env SMTP_PASSWORD`,
       `buildx build --secret id=gitea,env=GITEA_TOKEN${pick(D, 0)} .`,
+    ]),
+  ),
+  n('assigned-title-snake-words', (pick) =>
+    choose(pick, [
+      `DB_PASSWORD_SECRET=Prod_Db_Password_${choose(pick, ['Main', 'Replica'])}`,
+      `  api_token: Billing-Api-Token`,
+      `SESSION_SECRET=KEEP_IN_VAULT_ONLY`,
+      `PRIVATE_TOKEN=read_from_env-file`,
     ]),
   ),
   n('prose-pass-not-password', (pick) =>

@@ -420,6 +420,16 @@ export function namesSecretVariable(name: string): boolean {
 
 /** A value assigned to a *_key name: long and random-looking, not a path, URL, id or public key. */
 const PATH_RE = /^\/(?:(?:[a-z0-9._-]+\/)+[A-Za-z0-9._-]*|[a-z0-9._-]*)$/;
+/**
+ * A URL-safe draw without a digit: letters with `_` or `-` among them, read as random letters without
+ * them, unless every piece is a word in one case or a capitalised one (Prod_Db_Password, CSS-Rule).
+ */
+function randomLettersDashed(v: string): boolean {
+  if (!/[_-]/.test(v)) return false;
+  const pieces = v.split(/[_-]+/);
+  return !pieces.every((p) => /^[A-Z]*[a-z]*$/.test(p)) && randomLetters(pieces.join(''));
+}
+
 function strongKeyValue(value: string): boolean {
   const v = value.trim();
   if (v.length < 16 || v.length > 1000) return false;
@@ -1177,7 +1187,8 @@ export function acceptAssignedValue(raw: string, quoted: boolean): boolean {
   if (!quoted && /^(?:(?:\.{1,2}|~)\/[\w./-]*|\/(?:[a-z0-9._-]+\/)+[\w.-]*)$/.test(value)) return false;
   // Unquoted pure words are prose or identifiers ("token: required"), not credentials; random
   // mixed-case letters (a 16-letter API secret) are not words.
-  if (!quoted && /^[A-Za-z_-]+$/.test(value) && !randomLetters(value)) return false;
+  if (!quoted && /^[A-Za-z_-]+$/.test(value) && !randomLetters(value) && !randomLettersDashed(value))
+    return false;
   if (quoted && /^[a-z]{1,11}$/.test(value)) return false;
   return true;
 }
@@ -1357,8 +1368,9 @@ const ADD_MASK_RE = /::add-mask::([^\s"'\u0000]{4,1000})/y;
 const SECURE_STRING_RE =
   /ConvertTo-SecureString[ \t]{1,4}(?:-String[ \t]{1,4})?(\\?["'])([^"'\\\n\u0000]{4,256})\1/iy;
 // Terraform: variable "db_password" { ... default = "value" }.
+// Its quotes may be JSON-escaped (a .tf file quoted in a JSON string scanned as text).
 const TF_VARIABLE_RE =
-  /variable[ \t]{1,4}"([A-Za-z0-9_-]{1,64})"[ \t]{0,4}\{[^}\u0000]{0,400}?default[ \t]{0,4}=[ \t]{0,4}"([^"\n\u0000]{4,256})"/y;
+  /variable[ \t]{1,4}\\?"([A-Za-z0-9_-]{1,64})\\?"[ \t]{0,4}\{[^}\u0000]{0,400}?default[ \t]{0,4}=[ \t]{0,4}\\?"([^"\\\n\u0000]{4,256})(\\?")/y;
 // Kubernetes / compose env lists in YAML: `- name: DB_PASSWORD` then `value: ...` on the next line.
 const YAML_VALUE_RE =
   /value:[ \t]{0,8}(\\?["']?)([^\s"'#\\\u0000][^\n"'\\\u0000]{0,299}?)\1[ \t]*(?=\r?\n|\\[nr]|"|\u0000|$)/dy;
@@ -1520,7 +1532,7 @@ function scanStructuredSyntax(
     TF_VARIABLE_RE.lastIndex = i;
     const m = TF_VARIABLE_RE.exec(text);
     if (m && namesSecret(m[1]!) && acceptAssignedValue(m[2]!, true))
-      pushValue(out, TF_VARIABLE_RE.lastIndex - 1, m[2]!, 'secret-assignment');
+      pushValue(out, TF_VARIABLE_RE.lastIndex - m[3]!.length, m[2]!, 'secret-assignment');
   }
   // XML: every closing tag whose name names a secret, with its opening tag at most 300 characters back.
   for (let i = text.indexOf('</'); i >= 0; i = text.indexOf('</', i + 2)) {

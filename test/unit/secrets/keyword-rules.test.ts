@@ -544,4 +544,17 @@ describe('JSON structure and names (ninth pass)', () => {
     expect(masked(`${ts}{\n${ts}  "name": "DB_PASSWORD",\n${ts}  "value": "${v}"\n${ts}}`, v)).toBe(true);
     expect(masked(`> {\n>   "name": "JWT_SECRET",\n>   "value": "${v}"\n> }`, v)).toBe(true);
   });
+
+  it('masks a URL-safe draw without a digit under a secret name, not words joined by _ or -', () => {
+    const v = 'Ylngoi_lBfcDhAIawaSAcvH';
+    expect(masked(`JWT_SECRET=${v}`, v)).toBe(true);
+    expect(masked(`  private_token: ${v}`, v)).toBe(true);
+    expect(scanText('DB_PASSWORD_SECRET=Prod_Db_Password_Main\n  api_token: Billing-Api-Token')).toEqual([]);
+  });
+
+  it('masks a Terraform default in a .tf file quoted in a JSON string', () => {
+    const v = 'tGwQv1PQM3UCxbYTjVY9PeiUv3p8m';
+    const tf = `variable "client_secret" {\n  default = "${v}"\n}`;
+    expect(masked(JSON.stringify({ file: tf }), v)).toBe(true);
+  });
 });
