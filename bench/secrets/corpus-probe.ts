@@ -402,3 +402,26 @@ for (const [sn, shape] of LOG_SHAPES)
         return { secret: v, line: shape(ch(pick, NAMES), v) };
       }),
     );
+
+// ---- Values that start with a symbol (a uniform draw over letters, digits and symbols) -----------------
+for (const lead of '!@#$%^&*-_+=.~?/:'.split(''))
+  for (const [sn, make] of SYNTAX.filter(([s]) =>
+    [
+      'dotenv',
+      'yaml',
+      'yaml-dq',
+      'json',
+      'ini',
+      'export-sq',
+      'docker-e',
+      'k8s-env',
+      'python',
+      'prose-is',
+    ].includes(s),
+  ))
+    PROBE_SECRET_FORMATS.push(
+      p(`lead-${sn}-${lead}`, (pick) => {
+        const v = lead + pick(A, 1) + pick(A + SYM, 14);
+        return { secret: v, line: make(ch(pick, NAMES), v, pick) };
+      }),
+    );

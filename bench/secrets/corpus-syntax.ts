@@ -9,7 +9,8 @@
 //   value whose `=` padding had it read as `name=value` pairs;
 // - `pass` and `pwd` in prose and tables ("the smtp pass is X", `| ADMIN_PWD | X |`);
 // - a URL-safe draw without a digit (letters with `_` or `-`) under a secret name, unquoted;
-// - a Terraform variable's default in a .tf file quoted in a JSON string (escaped quotes).
+// - a Terraform variable's default in a .tf file quoted in a JSON string (escaped quotes);
+// - a Kubernetes env value that is quoted and starts with `#` (unquoted, `#` starts a comment).
 // Hard negatives of the same shapes follow. Secrets are drawn at run time from the seeded PRNG;
 // armour and prefixes are joined from pieces.
 import type { NegativeFormat, SecretFormat } from './corpus';
@@ -99,6 +100,11 @@ export const SYNTAX_SECRET_FORMATS: SecretFormat[] = [
     const tf = `variable "${name}" {\n  type    = string\n  default = "${v}"\n}`;
     return mk(v, JSON.stringify({ message: 'plan failed', file: tf }));
   }),
+  f('k8s-env-quoted-hash', (pick) => {
+    const v = '#' + pick(A, 1) + pick(A + '!@%^&*-_+=.~', 15);
+    const name = choose(pick, ['DB_PASSWORD', 'SMTP_PASS', 'JWT_SECRET']);
+    return mk(v, `        env:\n        - name: ${name}\n          value: "${v}"`);
+  }),
 ];
 
 export const SYNTAX_NEGATIVE_FORMATS: NegativeFormat[] = [
@@ -139,6 +145,13 @@ export const SYNTAX_NEGATIVE_FORMATS: NegativeFormat[] = [
       `  api_token: Billing-Api-Token`,
       `SESSION_SECRET=KEEP_IN_VAULT_ONLY`,
       `PRIVATE_TOKEN=read_from_env-file`,
+    ]),
+  ),
+  n('k8s-env-value-comment', (pick) =>
+    choose(pick, [
+      `        - name: DB_PASSWORD\n          value: # set by the pipeline (run ${pick(D, 4)})`,
+      `        - name: SMTP_PASS\n          value: "#"`,
+      `        - name: JWT_SECRET\n          value: "#{jwt_secret}"`,
     ]),
   ),
   n('prose-pass-not-password', (pick) =>

@@ -1371,9 +1371,10 @@ const SECURE_STRING_RE =
 // Its quotes may be JSON-escaped (a .tf file quoted in a JSON string scanned as text).
 const TF_VARIABLE_RE =
   /variable[ \t]{1,4}\\?"([A-Za-z0-9_-]{1,64})\\?"[ \t]{0,4}\{[^}\u0000]{0,400}?default[ \t]{0,4}=[ \t]{0,4}\\?"([^"\\\n\u0000]{4,256})(\\?")/y;
-// Kubernetes / compose env lists in YAML: `- name: DB_PASSWORD` then `value: ...` on the next line.
+// Kubernetes / compose env lists in YAML: `- name: DB_PASSWORD` then `value: ...` on the next line
+// (a quoted value may start with `#`, which unquoted starts a comment).
 const YAML_VALUE_RE =
-  /value:[ \t]{0,8}(\\?["']?)([^\s"'#\\\u0000][^\n"'\\\u0000]{0,299}?)\1[ \t]*(?=\r?\n|\\[nr]|"|\u0000|$)/dy;
+  /value:[ \t]{0,8}(\\?["']?)((?:[^\s"'#\\\u0000]|(?<=["'])#)[^\n"'\\\u0000]{0,299}?)\1[ \t]*(?=\r?\n|\\[nr]|"|\u0000|$)/dy;
 // The line before: `name: X`, after indentation, a list dash, and quote or diff markers (> +).
 // A line may start with an Actions log timestamp, and (the first line of a string) with its quote.
 const LINE_PREFIX = String.raw`["\u0000]?[ \t>+-]*(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t>+-]*`;

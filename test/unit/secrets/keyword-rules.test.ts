@@ -557,4 +557,10 @@ describe('JSON structure and names (ninth pass)', () => {
     const tf = `variable "client_secret" {\n  default = "${v}"\n}`;
     expect(masked(JSON.stringify({ file: tf }), v)).toBe(true);
   });
+
+  it('masks a quoted Kubernetes env value that starts with #, not a comment after value:', () => {
+    const v = '#wJ8a&kd92Lx!q0Zs';
+    expect(masked(`        - name: DB_PASSWORD\n          value: "${v}"`, v)).toBe(true);
+    expect(scanText('        - name: DB_PASSWORD\n          value: # set by CI 2041')).toEqual([]);
+  });
 });
