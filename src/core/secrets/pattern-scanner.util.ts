@@ -1107,7 +1107,8 @@ function proseAt(
 }
 /**
  * A prose value of letters only, which the digit check above passes by (16 characters of base62 are
- * letters only one draw in twenty): "the runner token is uOjUTovUyLYQRDiutMBJ", "| DB_PASSWORD | X |".
+ * letters only one draw in twenty), or of letters and symbols: "the runner token is uOjUTovUyLYQRDiutMBJ",
+ * "| DB_PASSWORD | X |", "the app secret is kDADIOW=@N_r%xhpc!Ot-Bn".
  * Only right after a password, secret or token word and its verb, colon or table cell, and only when
  * the letters read as random (randomLetters: both cases mixed as no word or identifier mixes them).
  */
@@ -1144,14 +1145,15 @@ function proseLettersAt(
     return;
   PROSE_LETTERS_RE.lastIndex = end;
   const m = PROSE_LETTERS_RE.exec(text);
-  if (!m || !randomLetters(m[2]!)) return;
+  // letters with a generator's symbols among them: the letters must read as random
+  if (!m || !randomLetters(m[2]!.replace(/[^A-Za-z]+/g, ''))) return;
   if (kw === 'token' && PROSE_TOKEN_BEFORE_DENY.test(text.slice(Math.max(0, start - 24), start))) return;
   pushValue(out, m.index + m[0].length - m[1]!.length, m[2]!, 'secret-assignment');
 }
 const PROSE_LETTERS_KEY_BEFORE =
   /(?:^|[^A-Za-z])(?:api|secret|encryption|session|master|access|private|client|app)[ _-]?$/i;
 const PROSE_LETTERS_RE =
-  /(?:[ \t]{1,2}(?:is|was)[ \t]{1,2}|[ \t]{0,2}:[ \t]{1,2}|[ \t]{1,2}\|[ \t]{1,2})(["'`]?)([A-Za-z]{12,64})\1(?=[\s.,;!?)|]|$)/y;
+  /(?:[ \t]{1,2}(?:is|was)[ \t]{1,2}|[ \t]{0,2}:[ \t]{1,2}|[ \t]{1,2}\|[ \t]{1,2})(["'`]?)([A-Za-z][A-Za-z!@#%^&*_+=~-]{11,63})\1(?=[\s.,;!?)|]|$)/y;
 // Tokens that are cursors or ids: "the next page token is ...".
 const PROSE_TOKEN_BEFORE_DENY =
   /(?:next|page|continuation|pagination|cursor|sync|state|request|trace|span|test|fixture|stripe|card|payment|sort)[ \t_-]*$/i;

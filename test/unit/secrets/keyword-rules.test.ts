@@ -487,7 +487,9 @@ describe('JSON structure and names (ninth pass)', () => {
     expect(masked(`the runner token is ${v}`, v)).toBe(true);
     expect(masked(`the API key is ${v}.`, v)).toBe(true);
     expect(masked(`| MYSQL_ROOT_PASSWORD | ${v} |`, v)).toBe(true);
+    expect(masked('the app secret is kDADIOW=@N_r%xhpc!Ot-Bn', 'kDADIOW=@N_r%xhpc!Ot-Bn')).toBe(true);
     expect(scanText('the token is KubernetesClusterName; the password is ReadFromVaultPlease')).toEqual([]);
+    expect(scanText('the password is Hello-World! the secret is Only_In_The_Vault')).toEqual([]);
     expect(
       scanText('the cache key is getUserByIdAndName and the page token is uOjUTovUyLYQRDiutMBJ'),
     ).toEqual([]);
