@@ -425,3 +425,194 @@ for (const lead of '!@#$%^&*-_+=.~?/:'.split(''))
         return { secret: v, line: make(ch(pick, NAMES), v, pick) };
       }),
     );
+
+// ---- Provider token formats by prefix (public format facts), standalone in a line -------------------
+const AL = L + D;
+const UD = U + D;
+const PREFIXED: Array<[string, (pick: Pick) => string]> = [
+  ['honeycomb-ingest', (pick) => j('hca', 'ik_') + '01' + pick(L + D, 24) + pick(AL, 32)],
+  ['honeycomb-config', (pick) => pick(A, 22)],
+  ['supabase-sbp', (pick) => j('sb', 'p_') + pick(H, 40)],
+  ['supabase-secret', (pick) => j('sb_se', 'cret_') + pick(W, 31)],
+  ['pinecone', (pick) => j('pc', 'sk_') + pick(A, 5) + '_' + pick(A, 64)],
+  ['langsmith-pt', (pick) => j('lsv2', '_pt_') + pick(H, 32) + '_' + pick(H, 10)],
+  ['langsmith-sk', (pick) => j('lsv2', '_sk_') + pick(H, 32) + '_' + pick(H, 10)],
+  ['groq', (pick) => j('gs', 'k_') + pick(A, 52)],
+  ['xai', (pick) => j('xa', 'i-') + pick(A, 80)],
+  ['perplexity', (pick) => j('pp', 'lx-') + pick(A, 48)],
+  ['replicate', (pick) => j('r', '8_') + pick(A, 37)],
+  ['openrouter', (pick) => j('sk-', 'or-v1-') + pick(H, 64)],
+  ['deepseek', (pick) => j('s', 'k-') + pick(H, 32)],
+  ['anthropic-admin', (pick) => j('sk-an', 't-admin01-') + pick(W, 93) + 'AA'],
+  ['openai-svcacct', (pick) => j('sk-sv', 'cacct-') + pick(W, 58) + j('T3Blb', 'kFJ') + pick(W, 58)],
+  ['openai-admin', (pick) => j('sk-ad', 'min-') + pick(W, 58) + j('T3Blb', 'kFJ') + pick(W, 58)],
+  ['elevenlabs', (pick) => j('s', 'k_') + pick(H, 48)],
+  ['together-tgp', (pick) => j('tg', 'p_v1_') + pick(W, 43)],
+  ['hf-org', (pick) => j('api', '_org_') + pick(U + L, 34)],
+  ['ops-1password', (pick) => j('op', 's_') + j('eyJ', 'zaWduSW5BZGRyZXNzIjoi') + pick(W, 300)],
+  ['infisical-st', (pick) => j('s', 't.') + uuidv(pick) + '.' + pick(H, 32) + '.' + pick(H, 32)],
+  ['doppler-scim', (pick) => j('dp.s', 'cim.') + pick(A, 43)],
+  ['doppler-audit', (pick) => j('dp.a', 'udit.') + pick(A, 43)],
+  ['doppler-sa', (pick) => j('dp.s', 'a.') + pick(A, 43)],
+  ['doppler-ct', (pick) => j('dp.c', 't.') + pick(A, 43)],
+  ['vault-hvr', (pick) => j('hv', 'r.') + pick(W, 90)],
+  ['vault-hvb', (pick) => j('hv', 'b.') + pick(W, 138)],
+  ['tailscale-api', (pick) => j('tskey', '-api-') + pick(A, 12) + '-' + pick(A, 33)],
+  ['tailscale-client', (pick) => j('tskey', '-client-') + pick(A, 12) + '-' + pick(A, 33)],
+  ['tailscale-webhook', (pick) => j('tskey', '-webhook-') + pick(A, 12) + '-' + pick(A, 33)],
+  ['scalingo', (pick) => j('tk-', 'us-') + pick(W, 48)],
+  ['render', (pick) => j('rn', 'd_') + pick(A, 32)],
+  ['fly-fo1', (pick) => j('fo', '1_') + pick(W, 43)],
+  ['fly-fm2', (pick) => j('FlyV1 ', 'fm2_') + pick(B, 200)],
+  ['vercel-vck', (pick) => j('vc', 'k_') + pick(A, 56)],
+  ['vercel-vcr', (pick) => j('vc', 'r_') + pick(A, 56)],
+  ['netlify-nfc', (pick) => j('nf', 'c_') + pick(A, 36)],
+  ['netlify-nfo', (pick) => j('nf', 'o_') + pick(A, 36)],
+  ['do-doo', (pick) => j('do', 'o_v1_') + pick(H, 64)],
+  ['heroku-hrku', (pick) => j('HRK', 'U-AA') + pick(W, 58)],
+  ['linear-oauth', (pick) => j('lin_', 'oauth_') + pick(H, 64)],
+  ['notion-ntn', (pick) => j('nt', 'n_') + pick(D, 11) + pick(A, 35)],
+  ['figma-figu', (pick) => j('fi', 'gu_') + pick(W, 40)],
+  ['hubspot-eu', (pick) => j('pat-', 'eu1-') + uuidv(pick)],
+  ['asana-2', (pick) => '2/' + pick(D, 16) + '/' + pick(D, 16) + ':' + pick(H, 32)],
+  ['sourcegraph-sgph', (pick) => j('sg', 'ph_') + pick(H, 16) + '_' + pick(H, 40)],
+  ['harness-sat', (pick) => j('sa', 't.') + pick(W, 22) + '.' + pick(W, 24) + '.' + pick(A, 20)],
+  ['circleci-prj', (pick) => j('CCIP', 'RJ_') + pick(A, 22) + '_' + pick(H, 40)],
+  ['buildkite-bkat', (pick) => j('bk', 'at_') + pick(A, 40)],
+  ['gitlab-routable', (pick) => j('glp', 'at-') + pick(W, 27) + '.01.' + pick(L + D, 9)],
+  ['gitlab-glrtr', (pick) => j('glr', 'tr-') + pick(W, 20)],
+  ['gitlab-gloas', (pick) => j('glo', 'as-') + pick(H, 64)],
+  ['gitlab-glcbt', (pick) => j('glc', 'bt-') + pick(H, 2) + '_' + pick(W, 20)],
+  ['gitlab-glptt', (pick) => j('glp', 'tt-') + pick(H, 40)],
+  ['gitlab-glft', (pick) => j('gl', 'ft-') + pick(W, 20)],
+  ['gitlab-gldt', (pick) => j('gl', 'dt-') + pick(W, 20)],
+  ['stripe-sk-test', (pick) => j('sk_', 'test_') + pick(A, 99)],
+  ['stripe-rk-test', (pick) => j('rk_', 'test_') + pick(A, 99)],
+  ['square-sq0idp', (pick) => j('sq0', 'atp-') + pick(W, 22)],
+  ['shopify-shpss', (pick) => j('sh', 'pss_') + pick(H, 32)],
+  ['shopify-shppa', (pick) => j('sh', 'ppa_') + pick(H, 32)],
+  ['shopify-shpca', (pick) => j('sh', 'pca_') + pick(H, 32)],
+  ['flutterwave-test', (pick) => j('FLWSE', 'CK_TEST-') + pick(H, 32) + '-X'],
+  ['flutterwave-enc', (pick) => j('FLWSE', 'CK_TEST') + pick(H, 12)],
+  ['mollie-test', (pick) => j('te', 'st_') + pick(A, 30)],
+  ['plaid-access', (pick) => j('access-', 'production-') + uuidv(pick)],
+  ['gocardless', (pick) => j('liv', 'e_') + pick(W, 40)],
+  ['paypal-braintree', (pick) => j('access_tok', 'en$production$') + pick(L + D, 16) + '$' + pick(H, 32)],
+  ['mailgun-pubkey', (pick) => j('pubk', 'ey-') + pick(H, 32)],
+  ['mandrill', (pick) => j('m', 'd-') + pick(W, 22)],
+  ['resend', (pick) => j('r', 'e_') + pick(A, 8) + '_' + pick(A, 24)],
+  ['brevo-smtp', (pick) => j('xsmt', 'psib-') + pick(H, 64) + '-' + pick(A, 16)],
+  ['twilio-sk', (pick) => j('S', 'K') + pick(H, 32)],
+  ['sendgrid', (pick) => j('S', 'G.') + pick(W, 22) + '.' + pick(W, 43)],
+  ['dockerhub-oat', (pick) => j('dckr', '_oat_') + pick(W, 32)],
+  ['nuget', (pick) => j('oy', '2') + pick(L + D, 43)],
+  ['artifactory-ref', (pick) => j('cmVmdG', 'tuOjAxOj') + pick(A, 56)],
+  ['clojars', (pick) => j('CLOJ', 'ARS_') + pick(L + D, 60)],
+  ['pypi', (pick) => j('pypi-', 'AgEIcHlwaS5vcmc') + pick(W, 70)],
+  ['rubygems', (pick) => j('rubyg', 'ems_') + pick(H, 48)],
+  ['npm', (pick) => j('np', 'm_') + pick(A, 36)],
+  ['grafana-glsa', (pick) => j('gl', 'sa_') + pick(A, 32) + '_' + pick(H, 8)],
+  ['sentry-org', (pick) => j('sntr', 'ys_') + j('eyJ', 'pYXQiOjE3') + pick(B, 120) + '_' + pick(B, 43)],
+  ['sentry-user', (pick) => j('sntr', 'yu_') + pick(H, 64)],
+  ['newrelic-nrjs', (pick) => j('NR', 'JS-') + pick(H, 19)],
+  ['dynatrace', (pick) => j('dt0', 'c01.') + pick(UD, 24) + '.' + pick(UD, 64)],
+  ['dynatrace-s', (pick) => j('dt0', 's01.') + pick(UD, 24) + '.' + pick(UD, 64)],
+  ['elastic-essu', (pick) => j('es', 'su_') + pick(B, 60)],
+  ['age', (pick) => j('AGE-SECRET', '-KEY-1') + pick(UD, 58)],
+  ['yandex-aqvn', (pick) => j('AQV', 'N') + pick(W, 36)],
+  ['yandex-t1', (pick) => j('t', '1.') + pick(W, 80)],
+  ['alibaba', (pick) => j('LT', 'AI') + pick(A, 20)],
+  ['tencent', (pick) => j('AK', 'ID') + pick(A, 32)],
+  ['scaleway', (pick) => j('SC', 'W') + pick(UD, 17)],
+  ['azure-client-secret', (pick) => pick(A, 3) + pick(D, 1) + j('Q', '~') + pick(W + '.~', 34)],
+  [
+    'azure-sas',
+    (pick) =>
+      'sv=2022-11-02&ss=b&srt=co&sp=rl&se=2027-01-01T00:00:00Z&spr=https&sig=' +
+      encodeURIComponent(pick(B, 43) + '='),
+  ],
+  ['gcp-refresh', (pick) => j('1', '//0') + pick(W, 100)],
+  ['gcp-ya29', (pick) => j('ya', '29.') + pick(W, 150)],
+  ['gcp-oauth-secret', (pick) => j('GOCS', 'PX-') + pick(W, 28)],
+  ['aws-asia', (pick) => j('AS', 'IA') + pick(UD, 16)],
+  ['discord-bot', (pick) => pick(A, 24) + '.' + pick(W, 6) + '.' + pick(W, 38)],
+  ['telegram', (pick) => pick(D, 10) + ':' + 'AA' + pick(W, 33)],
+  ['slack-xoxe', (pick) => j('xo', 'xe.xoxp-1-') + pick(A, 146)],
+  ['slack-xapp', (pick) => j('xa', 'pp-1-') + 'A' + pick(UD, 10) + '-' + pick(D, 13) + '-' + pick(H, 64)],
+  ['slack-xoxb', (pick) => j('xo', 'xb-') + pick(D, 12) + '-' + pick(D, 13) + '-' + pick(A, 24)],
+  ['github-ghs', (pick) => j('gh', 's_') + pick(A, 36)],
+  ['github-ghr', (pick) => j('gh', 'r_') + pick(A, 36)],
+  ['github-fine', (pick) => j('github', '_pat_') + pick(A, 22) + '_' + pick(A, 59)],
+  ['atlassian', (pick) => j('ATAT', 'T3xFfGF0') + pick(W, 180) + '=' + pick(H, 8).toUpperCase()],
+  ['bitbucket', (pick) => j('ATB', 'B') + pick(A, 32)],
+  ['postman', (pick) => j('PM', 'AK-') + pick(H, 24) + '-' + pick(H, 34)],
+  ['contentful', (pick) => j('CFP', 'AT-') + pick(W, 43)],
+  ['mapbox', (pick) => j('s', 'k.eyJ') + pick(W, 60) + '.' + pick(W, 22)],
+  ['octopus', (pick) => j('AP', 'I-') + pick(UD, 26)],
+  ['pulumi', (pick) => j('pu', 'l-') + pick(H, 40)],
+  ['tfc', (pick) => pick(A, 14) + j('.atl', 'asv1.') + pick(W, 67)],
+  ['openshift', (pick) => j('sha2', '56~') + pick(W, 43)],
+  ['dbt', (pick) => j('dbt', 'c_') + pick(W, 40)],
+  ['databricks-dose', (pick) => j('do', 'se') + pick(H, 32)],
+  ['databricks-dapi', (pick) => j('da', 'pi') + pick(H, 32) + '-2'],
+  ['snowflake-pat', (pick) => j('ver:', '1-hint:') + pick(D, 10) + '-ETMsDgAAAZ' + pick(W, 100)],
+];
+const PREFIX_CONTEXTS: Array<[string, (v: string) => string]> = [
+  ['bare', (v) => v],
+  ['prose', (v) => `I used ${v} to test, will rotate`],
+  ['json-field', (v) => `{"value": "${v}"}`],
+  ['query', (v) => `https://api.example.com/v1/x?key=${v}&x=1`],
+  ['header', (v) => `X-Api-Key: ${v}`],
+  ['backticks', (v) => `the credential \`${v}\` leaked`],
+];
+for (const [pn, make] of PREFIXED)
+  for (const [cn, ctxf] of PREFIX_CONTEXTS)
+    PROBE_SECRET_FORMATS.push(
+      p(`px-${pn}-${cn}`, (pick) => {
+        const v = make(pick);
+        return { secret: v, line: ctxf(v) };
+      }),
+    );
+
+// ---- Credential files and commands with drawn passwords --------------------------------------------
+const CRED_SHAPES: Array<[string, (v: string) => string]> = [
+  ['git-credentials', (v) => `https://deploy:${encodeURIComponent(v)}@gitea.example.com`],
+  ['url-raw', (v) => `DATABASE_URL=postgres://app:${v}@db.internal:5432/app`],
+  ['netrc', (v) => `machine gitea.example.com\n  login deploy\n  password ${v}`],
+  ['netrc-inline', (v) => `machine gitea.example.com login deploy password ${v}`],
+  ['pgpass', (v) => `db.internal:5432:app:app:${v}`],
+  ['curl-u', (v) => `curl -u deploy:${v} https://api.example.com/v1/x`],
+  ['curl-u-q', (v) => `curl -u 'deploy:${v}' https://api.example.com/v1/x`],
+  ['docker-login', (v) => `docker login -u ci -p '${v}' registry.example.com`],
+  ['mysql-p', (v) => `mysql -u root -p'${v}' app`],
+  ['sshpass', (v) => `sshpass -p '${v}' ssh deploy@10.0.0.5`],
+  [
+    'extraheader',
+    (v) =>
+      `git -c http.extraHeader="Authorization: Basic ${Buffer.from('ci:' + v).toString('base64')}" clone https://gitea.example.com/o/r.git`,
+  ],
+  ['wp-config', (v) => `define( 'DB_PASSWORD', '${v}' );`],
+  ['spring', (v) => `spring.datasource.password=${v}`],
+  ['ansible', (v) => `ansible_become_password: "${v}"`],
+  ['redis-requirepass', (v) => `requirepass ${v}`],
+  ['tf-var', (v) => `db_password = "${v}"`],
+  ['powershell-secure', (v) => `$pw = ConvertTo-SecureString "${v}" -AsPlainText -Force`],
+  [
+    'kafka-jaas',
+    (v) =>
+      `sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="app" password="${v}";`,
+  ],
+  ['jdbc', (v) => `jdbc:mysql://db:3306/app?user=app&password=${encodeURIComponent(v)}`],
+  ['mssql', (v) => `Server=tcp:db,1433;Database=app;User ID=app;Password=${v};Encrypt=True;`],
+];
+for (const [sn, shape] of CRED_SHAPES)
+  for (const kind of ['uni', 'sym', 'brk', 'letters', 'b64'])
+    PROBE_SECRET_FORMATS.push(
+      p(`cred-${sn}-${kind}`, (pick) => {
+        const v = val(pick, kind);
+        const line = shape(v);
+        // a URL-encoded password is found when its encoded form is
+        const secret = line.includes(v) ? v : encodeURIComponent(v);
+        return { secret, line };
+      }),
+    );

@@ -10,7 +10,9 @@
 // - `pass` and `pwd` in prose and tables ("the smtp pass is X", `| ADMIN_PWD | X |`);
 // - a URL-safe draw without a digit (letters with `_` or `-`) under a secret name, unquoted;
 // - a Terraform variable's default in a .tf file quoted in a JSON string (escaped quotes);
-// - a Kubernetes env value that is quoted and starts with `#` (unquoted, `#` starts a comment).
+// - a Kubernetes env value that is quoted and starts with `#` (unquoted, `#` starts a comment);
+// - a URL password written raw with the `/` of base64 (`openssl rand -base64`);
+// - a connection string's `;Password=` value holding `&` or brackets among a generator's symbols.
 // Hard negatives of the same shapes follow. Secrets are drawn at run time from the seeded PRNG;
 // armour and prefixes are joined from pieces.
 import type { NegativeFormat, SecretFormat } from './corpus';
@@ -105,6 +107,15 @@ export const SYNTAX_SECRET_FORMATS: SecretFormat[] = [
     const name = choose(pick, ['DB_PASSWORD', 'SMTP_PASS', 'JWT_SECRET']);
     return mk(v, `        env:\n        - name: ${name}\n          value: "${v}"`);
   }),
+  f('url-password-raw-base64', (pick) => {
+    const v = pick(B, 20) + '/' + pick(B, 22) + '=';
+    const scheme = choose(pick, ['postgres', 'mysql', 'redis', 'amqp', 'mongodb']);
+    return mk(v, `DATABASE_URL=${scheme}://app:${v}@db.internal:5432/app`);
+  }),
+  f('connection-string-password-symbols', (pick) => {
+    const v = pick(A, 3) + pick(A + '!@#%^&*-_+=.~()[]', 14) + pick(D, 1);
+    return mk(v, `Server=tcp:db.internal,1433;Database=app;User ID=app;Password=${v};Encrypt=True;`);
+  }),
 ];
 
 export const SYNTAX_NEGATIVE_FORMATS: NegativeFormat[] = [
@@ -152,6 +163,20 @@ export const SYNTAX_NEGATIVE_FORMATS: NegativeFormat[] = [
       `        - name: DB_PASSWORD\n          value: # set by the pipeline (run ${pick(D, 4)})`,
       `        - name: SMTP_PASS\n          value: "#"`,
       `        - name: JWT_SECRET\n          value: "#{jwt_secret}"`,
+    ]),
+  ),
+  n('url-port-path-at', (pick) =>
+    choose(pick, [
+      `see https://gitea.example.com:3000/org/repo/src/branch/main/docs@v${pick(D, 1)}`,
+      `http://registry.internal:5000/v2/app/manifests/sha256@latest`,
+      `https://cdn.example.com:8443/npm/@scope/pkg@1.${pick(D, 1)}.0/dist/index.js`,
+    ]),
+  ),
+  n('connection-string-next-pair', (pick) =>
+    choose(pick, [
+      `https://api.example.com/x?user=a;password=&next=${pick(D, 2)}`,
+      `Server=db;User ID=app;Password=;Encrypt=True;TrustServerCertificate=False`,
+      `jdbc:sqlserver://db:1433;user=app;password=\${DB_PASSWORD};encrypt=true`,
     ]),
   ),
   n('prose-pass-not-password', (pick) =>

@@ -891,13 +891,18 @@ function valueGoesOn(c: number): boolean {
   return c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 59 && c !== 44 && c !== 92;
 }
 
-/** Whether the name that ends at `at` is a URL query parameter (`?password=`, `&token=`). */
-function inQuery(text: string, at: number): boolean {
+/**
+ * Whether the name that ends at `at` is a URL query parameter (`?password=`, `&token=`: 1) or one of
+ * `;`-separated pairs (matrix parameters, a connection string's `;Password=`: 2), else 0.
+ */
+function inQuery(text: string, at: number): number {
   let w = at;
   while (w > 0 && at - w < 64 && isWordCode(text.charCodeAt(w - 1))) w--;
   const c = w > 0 ? text.charCodeAt(w - 1) : 0;
-  return c === 63 || c === 38 || c === 59;
+  return c === 63 || c === 38 ? 1 : c === 59 ? 2 : 0;
 }
+// After `;`-separated pairs, an `&` that starts a next `name=` is a separator too.
+const AMP_PAIR_RE = /&[A-Za-z_][\w.-]{0,30}=/y;
 
 // eslint-disable-next-line no-control-regex -- NUL separates joined strings
 const VALUE_STOP_RE = /[\s"'`<>;,&)\]}\\\u0000]/g;
@@ -908,12 +913,16 @@ const VALUE_STOP_RE = /[\s"'`<>;,&)\]}\\\u0000]/g;
  */
 function unquotedValueEnd(text: string, at: number, end: number, limit: number): number {
   const first = text.charCodeAt(end);
-  if ((first !== 38 && !isBracketCode(first)) || inQuery(text, at)) return end;
+  if (first !== 38 && !isBracketCode(first)) return end;
+  const query = inQuery(text, at);
+  if (query === 1) return end;
   while (end < limit) {
     const c = text.charCodeAt(end);
     const next = text.charCodeAt(end + 1);
     if (c === 38) {
+      AMP_PAIR_RE.lastIndex = end;
       if (
+        (query === 2 && AMP_PAIR_RE.test(text)) ||
         Number.isNaN(next) ||
         next === 38 ||
         next <= 32 ||
@@ -1252,7 +1261,10 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
     URL_USERINFO_RE.lastIndex = at;
     const m = URL_USERINFO_RE.exec(text);
     pos = text.indexOf('://', m === null ? at + 1 : URL_USERINFO_RE.lastIndex);
-    if (m === null) continue;
+    if (m === null) {
+      slashedPassword(text, at, out);
+      continue;
+    }
     const userinfo = m[1]!;
     const userStart = at + 3;
     const colonRel = userinfo.indexOf(':');
@@ -1281,6 +1293,24 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
     }
     if (start >= 0) out.push({ start, end, kind: 'url-credentials', reveal: 0, prio: 1 });
   }
+}
+
+// `user:password@host` whose password holds a `/` (base64 from `openssl rand -base64`, written raw):
+// the userinfo regex stops at the `/`. Not a port and a path (`host:8080/a@b`): the password's part
+// before its first `/` is not all digits, and the whole reads as random with a letter and a digit.
+const URL_SLASHED_PASSWORD_RE =
+  // eslint-disable-next-line no-control-regex -- NUL separates joined strings
+  /:\/\/[A-Za-z0-9._~%+-]{1,64}:([^\s?#@"'<>\\`\u0000]{6,256})@(?=[A-Za-z0-9[])/y;
+function slashedPassword(text: string, at: number, out: Array<PatternMatch & { prio: number }>): void {
+  URL_SLASHED_PASSWORD_RE.lastIndex = at;
+  const m = URL_SLASHED_PASSWORD_RE.exec(text);
+  if (m === null) return;
+  const pass = m[1]!;
+  const slash = pass.indexOf('/');
+  if (slash < 0 || /^[0-9]*$/.test(pass.slice(0, slash)) || pass.includes('://')) return;
+  if (!/[0-9]/.test(pass) || !/[A-Za-z]/.test(pass) || !looksRandom(pass) || isPlaceholder(pass)) return;
+  const end = URL_SLASHED_PASSWORD_RE.lastIndex - 1;
+  out.push({ start: end - pass.length, end, kind: 'url-credentials', reveal: 0, prio: 1 });
 }
 
 // After `user@` (no colon in the user): `domain:password@` up to the host.

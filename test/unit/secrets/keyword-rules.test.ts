@@ -565,4 +565,29 @@ describe('JSON structure and names (ninth pass)', () => {
     expect(masked(`        - name: DB_PASSWORD\n          value: "${v}"`, v)).toBe(true);
     expect(scanText('        - name: DB_PASSWORD\n          value: # set by CI 2041')).toEqual([]);
   });
+
+  it('masks a URL password holding the / of base64, not a port followed by a path with an @', () => {
+    const v = 'sWeGCy+GuhMW95gNLhBhJC4/ZrXEaM4E/+o+NtW45of=';
+    expect(masked(`DATABASE_URL=postgres://app:${v}@db.internal:5432/app`, v)).toBe(true);
+    expect(
+      scanText('see https://gitea.example.com:3000/org/repo/src/branch/main/docs@v2 or http://h:8080/a/b@c'),
+    ).toEqual([]);
+  });
+
+  it("masks a connection string's password holding & and brackets, up to its ;", () => {
+    const v = 'N_&t@b1a2+bFfCQ.';
+    const w = 'a-Ql)M#NlmTQDAoj^Kb9^Io)I]';
+    expect(masked(`Server=tcp:db,1433;Database=app;User ID=app;Password=${v};Encrypt=True;`, v)).toBe(true);
+    expect(masked(`Server=db;User ID=app;Password=${w};Encrypt=True;`, w)).toBe(true);
+    expect(scanText('https://api.example.com/x?user=a;password=&next=12')).toEqual([]);
+  });
+
+  it("leaves an OAuth state alone whose csrf_token happens to start like a vendor's token", () => {
+    const state = Buffer.from(
+      JSON.stringify({ csrf_token: 'mtx_4S0DaX06bPMNiUALtX0DkxjaiW9dW', return_to: '/org/app/settings' }),
+    ).toString('base64url');
+    expect(scanText(`https://gitea.example.com/login/oauth/authorize?client_id=abc&state=${state}`)).toEqual(
+      [],
+    );
+  });
 });
