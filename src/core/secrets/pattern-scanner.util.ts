@@ -1067,7 +1067,8 @@ function proseAt(
   // and starts within ~60 characters (gap, verb, quotes) with no white space: most prose stops here.
   const digit = digits.after(end);
   if (!digit) {
-    proseLettersAt(text, start, end, out);
+    const c = text.charCodeAt(end);
+    if (c === 32 || c === 9 || c === 58) proseLettersAt(text, start, end, out);
     return;
   }
   PROSE_RE.lastIndex = end;
@@ -1302,6 +1303,13 @@ const URL_SLASHED_PASSWORD_RE =
   // eslint-disable-next-line no-control-regex -- NUL separates joined strings
   /:\/\/[A-Za-z0-9._~%+-]{1,64}:([^\s?#@"'<>\\`\u0000]{6,256})@(?=[A-Za-z0-9[])/y;
 function slashedPassword(text: string, at: number, out: Array<PatternMatch & { prio: number }>): void {
+  // Most URLs stop here: the host is followed by a `/` (a path), or by a port and a `/`.
+  let k = at + 3;
+  while (k < text.length && k - at < 68 && isUserinfoCode(text.charCodeAt(k))) k++;
+  if (text.charCodeAt(k) !== 58) return;
+  let d = k + 1;
+  while (d < text.length && text.charCodeAt(d) >= 48 && text.charCodeAt(d) <= 57) d++;
+  if (d === k + 1 ? false : !(text.charCodeAt(d) > 32) || text.charCodeAt(d) === 47) return;
   URL_SLASHED_PASSWORD_RE.lastIndex = at;
   const m = URL_SLASHED_PASSWORD_RE.exec(text);
   if (m === null) return;
@@ -1311,6 +1319,21 @@ function slashedPassword(text: string, at: number, out: Array<PatternMatch & { p
   if (!/[0-9]/.test(pass) || !/[A-Za-z]/.test(pass) || !looksRandom(pass) || isPlaceholder(pass)) return;
   const end = URL_SLASHED_PASSWORD_RE.lastIndex - 1;
   out.push({ start: end - pass.length, end, kind: 'url-credentials', reveal: 0, prio: 1 });
+}
+
+/** A character of URL_SLASHED_PASSWORD_RE's user: `A-Za-z0-9._~%+-`. */
+function isUserinfoCode(c: number): boolean {
+  return (
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    (c >= 48 && c <= 57) ||
+    c === 46 ||
+    c === 95 ||
+    c === 126 ||
+    c === 37 ||
+    c === 43 ||
+    c === 45
+  );
 }
 
 // After `user@` (no colon in the user): `domain:password@` up to the host.
