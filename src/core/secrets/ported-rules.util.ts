@@ -171,6 +171,8 @@ export const AUTOMATON_LITERALS = [
   'define(',
   '"data":',
   '"value":',
+  '\\"data\\":',
+  '\\"value\\":',
   '::add-mask::',
   'convertto-securestring',
   'variable',
