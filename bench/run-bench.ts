@@ -1169,6 +1169,51 @@ type Adversarial = {
   linear: boolean;
 };
 
+/**
+ * The held-out corpus's two checked rows. The verdicts come from the counts (missed against the most
+ * the target allows), and the values carry two decimals and the counts, so a recall of 98.96 % is
+ * never printed as a passing "99.0 %".
+ */
+export function heldOutRows(
+  s: string,
+  h: {
+    secrets: number;
+    formats: number;
+    negatives: number;
+    recall: number;
+    falsePositiveRate: number;
+    missed?: number;
+    falsePositives?: number;
+  },
+): BenchRow[] {
+  const what = ` (${h.secrets} secrets in ${h.formats} formats, ${h.negatives} look-alikes; not tuned on)`;
+  const missed = h.missed ?? Math.round((1 - h.recall) * h.secrets);
+  const allowedMissed = Math.floor(h.secrets * 0.01 + 1e-9);
+  const flagged = h.falsePositives ?? Math.round(h.falsePositiveRate * h.negatives);
+  const allowedFlagged = Math.floor(h.negatives * 0.005 + 1e-9);
+  const recallRow = checkedRow(s, `recall on the held-out corpus${what}`, 100 * h.recall, '%', '>=', 99);
+  const fpRow = checkedRow(
+    s,
+    'false-positive rate on the held-out corpus',
+    100 * h.falsePositiveRate,
+    '%',
+    '<=',
+    0.5,
+  );
+  return [
+    {
+      ...recallRow,
+      value: `${(100 * h.recall).toFixed(2)} % (${missed} missed, at most ${allowedMissed})`,
+      verdict: missed <= allowedMissed ? 'PASS' : 'FAIL',
+    },
+    {
+      ...fpRow,
+      value: `${(100 * h.falsePositiveRate).toFixed(2)} % (${flagged} flagged, at most ${allowedFlagged})`,
+      verdict: flagged <= allowedFlagged ? 'PASS' : 'FAIL',
+    },
+  ];
+}
+
 /** Rows for bench/secrets runSecretsBench() (its SecretsBenchResult shape). */
 export function secretsRows(r: Record<string, unknown>): BenchRow[] {
   const s = 'secrets';
@@ -1180,15 +1225,17 @@ export function secretsRows(r: Record<string, unknown>): BenchRow[] {
   rows.push(infoRow(s, `recall on the labelled corpus${label}`, 100 * Number(r.recall), '%'));
   rows.push(infoRow(s, 'false-positive rate on the labelled corpus', 100 * Number(r.falsePositiveRate), '%'));
   const h = r.heldOut as
-    | { secrets: number; formats: number; negatives: number; recall: number; falsePositiveRate: number }
+    | {
+        secrets: number;
+        formats: number;
+        negatives: number;
+        recall: number;
+        falsePositiveRate: number;
+        missed?: number;
+        falsePositives?: number;
+      }
     | undefined;
-  if (h) {
-    const what = ` (${h.secrets} secrets in ${h.formats} formats, ${h.negatives} look-alikes; not tuned on)`;
-    rows.push(checkedRow(s, `recall on the held-out corpus${what}`, 100 * h.recall, '%', '>=', 99));
-    rows.push(
-      checkedRow(s, 'false-positive rate on the held-out corpus', 100 * h.falsePositiveRate, '%', '<=', 0.5),
-    );
-  }
+  if (h) rows.push(...heldOutRows(s, h));
   const bw = r.boundedWork as Record<string, Record<string, number>> | undefined;
   if (bw) {
     for (const [key, label] of [

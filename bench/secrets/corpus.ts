@@ -75,6 +75,7 @@ import { SHAPE_NEGATIVE_FORMATS, SHAPE_SECRET_FORMATS } from './corpus-shapes';
 import { GENERIC_NEGATIVE_FORMATS, GENERIC_SECRET_FORMATS } from './corpus-generic';
 import { STRUCTURE_NEGATIVE_FORMATS, STRUCTURE_SECRET_FORMATS } from './corpus-structure';
 import { DRAWS_NEGATIVE_FORMATS, DRAWS_SECRET_FORMATS } from './corpus-draws';
+import { SYNTAX_NEGATIVE_FORMATS, SYNTAX_SECRET_FORMATS } from './corpus-syntax';
 
 const BASE_SECRET_FORMATS: SecretFormat[] = [
   {
@@ -411,6 +412,7 @@ export const SECRET_FORMATS: SecretFormat[] = [
   ...GENERIC_SECRET_FORMATS,
   ...STRUCTURE_SECRET_FORMATS,
   ...DRAWS_SECRET_FORMATS,
+  ...SYNTAX_SECRET_FORMATS,
 ];
 
 /** Hard negatives: things agents need intact. Each returns a line of text. */
@@ -555,6 +557,7 @@ export const NEGATIVE_FORMATS: NegativeFormat[] = [
   ...GENERIC_NEGATIVE_FORMATS,
   ...STRUCTURE_NEGATIVE_FORMATS,
   ...DRAWS_NEGATIVE_FORMATS,
+  ...SYNTAX_NEGATIVE_FORMATS,
 ];
 
 /** Realistic Gitea payloads that carry a line of text in the places where secrets leak. */

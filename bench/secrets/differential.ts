@@ -24,7 +24,7 @@ function loadEngine(dir: string): Engine {
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
-function proseTexts(): string[] {
+export function proseTexts(): string[] {
   const rng = mulberry32(99);
   const kws = ['password', 'Password', 'pass', 'token', 'TOKEN', 'secret', 'api', 'key', 'auth', 'access'];
   kws.push('bearer', 'Bearer', 'BEARER', 'bEaReR', 'authtoken', 'pwd', 'credential', 'beare', 'bearers');

@@ -88,7 +88,7 @@ function visibleText(value: unknown): string {
   return parts.join('\n');
 }
 
-function scrubPayload(item: CorpusItem): { text: string; masks: number } {
+export function scrubPayload(item: CorpusItem): { text: string; masks: number } {
   if (item.payload.kind === 'text') {
     const r = scrubText(item.payload.value, MASK_CTX);
     // Text bodies may be JSON; unescape so an escaped secret still counts as visible.
@@ -152,6 +152,9 @@ export type HeldOutFigure = {
   negatives: number;
   recall: number;
   falsePositiveRate: number;
+  /** secret substrings still visible after masking, and look-alike samples changed */
+  missed: number;
+  falsePositives: number;
 };
 
 /**
@@ -191,8 +194,10 @@ export function scoreHeldOut(seed = 1): HeldOutFigure {
     secrets: s.secrets,
     formats: s.formats,
     negatives: s.negatives,
-    recall: Math.round(s.recall * 10000) / 10000,
-    falsePositiveRate: Math.round(s.falsePositiveRate * 10000) / 10000,
+    recall: s.recall,
+    falsePositiveRate: s.falsePositiveRate,
+    missed: Math.round((1 - s.recall) * s.secrets),
+    falsePositives: Math.round(s.falsePositiveRate * s.negatives),
   };
 }
 

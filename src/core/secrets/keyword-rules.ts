@@ -26,6 +26,8 @@ const NL = '(?:\\r?\\n|(?:\\\\r)?\\\\n)';
 const LINE_PREFIX = '[ \\t>+]*(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4})?[ \\t>+]*';
 // A `\n` escape inside a string literal, itself JSON-escaped or not.
 const ESC_N = '(?:\\\\{1,2}r)?(?:\\\\{1,2}n)?';
+// Between two string literals of a key written one line per string: a `+`, `,`, `&` or `.`, a line break.
+const KEY_STRING_SEP = `[ \\t]{0,8}[+,&.]?[ \\t]{0,8}(?:${NL}${LINE_PREFIX})?(?:[-+&.][ \\t]{0,8})?`;
 // Not a placeholder word inside the value (for rules whose values may hold brackets, which the
 // shared placeholder check reads as a template).
 const NO_PLACEHOLDER = `(?![^\\s"'\\u0000]{0,200}(?:${ci('example')}|${ci('xxxx')}|\\*\\*\\*|${ci('your')}[_-]|${ci('change')}[_-]?${ci('me')}|${ci('placeholder')}|${ci('redacted')}|${ci('dummy')}|aegis-masked))`;
@@ -675,11 +677,13 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   // ---- Secrets split across lines and string literals (fifth pass) ----------------------------
   // A private key written one line per string: a JSON array of lines, a YAML list of quoted lines,
   // concatenated literals ("...\n" + "..."), Python's implicit concatenation. The body lines after the armour are masked
-  // as one span (the whole-text PEM scan needs the armour lines to be adjacent).
+  // as one span (the whole-text PEM scan needs the armour lines to be adjacent). Up to four header
+  // or blank strings may come first (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: ...`, PGP's `Version: ...`
+  // and the blank line after them), and a PGP block's armour says `PRIVATE KEY BLOCK`.
   rule(
     'private-key',
-    ['private key-----'],
-    `PRIVATE KEY-----${ESC_N}${Q}((?:[ \\t]{0,8}[+,&.]?[ \\t]{0,8}(?:${NL}${LINE_PREFIX})?(?:[-+&.][ \\t]{0,8})?${Q}[A-Za-z0-9+/=]{16,100}${ESC_N}${Q}){1,200})`,
+    ['private key-----', 'private key block-----'],
+    `PRIVATE KEY(?: BLOCK)?-----${ESC_N}${Q}(?:${KEY_STRING_SEP}${Q}(?:[A-Za-z][A-Za-z-]{1,23}:[ \\t][^"'\\\\\\n\\u0000]{1,120})?${ESC_N}${Q}){0,4}((?:${KEY_STRING_SEP}${Q}[A-Za-z0-9+/=]{16,100}${ESC_N}${Q}){1,200})`,
     { entropy: 0, block: true },
   ),
   // ---- Constructors that take a user and a password (C#, Java, the AWS SDKs) -------------------
@@ -743,6 +747,14 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     'secret-assignment',
     ['password is', 'password was', 'passphrase is', 'passcode is', 'pwd is', 'secret is', 'token is'],
     `(?:${ci('pass')}(?:${ci('word')}|${ci('phrase')}|${ci('code')})|${ci('pwd')}|${ci('secret')}|${ci('token')})[ \\t]+(?:is|was)[ \\t]*:?[ \\t]*(${Q}|\`)${MIXED}([^\\s"'\`\\\\\\u0000]{6,200})\\1`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  // `pass` and `pwd` are no keywords of the generic rule (whose prose check reads `password`): a
+  // verb or a table cell after them ("the smtp pass is X", "| ADMIN_PWD | X |") is read here.
+  rule(
+    'secret-assignment',
+    ['pass is', 'pass was', 'pass |', 'pwd |', 'pass:', 'pwd:'],
+    `(?<=^|[\\s_.*-])(?:${ci('pass')}|${ci('pwd')})(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[|:])[ \\t]+(\`?)${MIXED}([^\\s"'\`<>|\\\\\\u0000]{8,200})\\1(?=[ \\t]*\\||[.,;]?(?:\\s|$|\\u0000|\\\\))`,
     { group: 2, entropy: 2, values: true },
   ),
   rule(

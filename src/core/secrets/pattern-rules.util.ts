@@ -502,7 +502,9 @@ const VENDOR_MARKER_DENY = new Set(
 );
 
 // Values that are random by design and not credentials: OAuth state, nonces, PKCE, CSRF tokens.
-const NONCE_BEFORE_RE = /(?:state|nonce|challenge|verifier|csrf|_csrf|xsrf)["']?\s{0,3}[=:]\s{0,3}["']?$/i;
+// (`csrf_token`, `xsrf-token`: the word token after the marker does not make one a credential.)
+const NONCE_BEFORE_RE =
+  /(?:state|nonce|challenge|verifier|csrf|_csrf|xsrf)(?:[_-]?token)?["']?\s{0,3}[=:]\s{0,3}["']?$/i;
 
 /** Shannon entropy of s in bits per character. */
 function entropy(s: string): number {

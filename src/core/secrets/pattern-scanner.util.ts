@@ -420,6 +420,16 @@ export function namesSecretVariable(name: string): boolean {
 
 /** A value assigned to a *_key name: long and random-looking, not a path, URL, id or public key. */
 const PATH_RE = /^\/(?:(?:[a-z0-9._-]+\/)+[A-Za-z0-9._-]*|[a-z0-9._-]*)$/;
+/**
+ * A URL-safe draw without a digit: letters with `_` or `-` among them, read as random letters without
+ * them, unless every piece is a word in one case or a capitalised one (Prod_Db_Password, CSS-Rule).
+ */
+function randomLettersDashed(v: string): boolean {
+  if (!/[_-]/.test(v)) return false;
+  const pieces = v.split(/[_-]+/);
+  return !pieces.every((p) => /^[A-Z]*[a-z]*$/.test(p)) && randomLetters(pieces.join(''));
+}
+
 function strongKeyValue(value: string): boolean {
   const v = value.trim();
   if (v.length < 16 || v.length > 1000) return false;
@@ -881,13 +891,18 @@ function valueGoesOn(c: number): boolean {
   return c > 32 && c !== 34 && c !== 39 && c !== 96 && c !== 59 && c !== 44 && c !== 92;
 }
 
-/** Whether the name that ends at `at` is a URL query parameter (`?password=`, `&token=`). */
-function inQuery(text: string, at: number): boolean {
+/**
+ * Whether the name that ends at `at` is a URL query parameter (`?password=`, `&token=`: 1) or one of
+ * `;`-separated pairs (matrix parameters, a connection string's `;Password=`: 2), else 0.
+ */
+function inQuery(text: string, at: number): number {
   let w = at;
   while (w > 0 && at - w < 64 && isWordCode(text.charCodeAt(w - 1))) w--;
   const c = w > 0 ? text.charCodeAt(w - 1) : 0;
-  return c === 63 || c === 38 || c === 59;
+  return c === 63 || c === 38 ? 1 : c === 59 ? 2 : 0;
 }
+// After `;`-separated pairs, an `&` that starts a next `name=` is a separator too.
+const AMP_PAIR_RE = /&[A-Za-z_][\w.-]{0,30}=/y;
 
 // eslint-disable-next-line no-control-regex -- NUL separates joined strings
 const VALUE_STOP_RE = /[\s"'`<>;,&)\]}\\\u0000]/g;
@@ -898,12 +913,16 @@ const VALUE_STOP_RE = /[\s"'`<>;,&)\]}\\\u0000]/g;
  */
 function unquotedValueEnd(text: string, at: number, end: number, limit: number): number {
   const first = text.charCodeAt(end);
-  if ((first !== 38 && !isBracketCode(first)) || inQuery(text, at)) return end;
+  if (first !== 38 && !isBracketCode(first)) return end;
+  const query = inQuery(text, at);
+  if (query === 1) return end;
   while (end < limit) {
     const c = text.charCodeAt(end);
     const next = text.charCodeAt(end + 1);
     if (c === 38) {
+      AMP_PAIR_RE.lastIndex = end;
       if (
+        (query === 2 && AMP_PAIR_RE.test(text)) ||
         Number.isNaN(next) ||
         next === 38 ||
         next <= 32 ||
@@ -1047,7 +1066,11 @@ function proseAt(
   // Every value holds a digit and ends on the line (or in the string), at most ~260 characters on,
   // and starts within ~60 characters (gap, verb, quotes) with no white space: most prose stops here.
   const digit = digits.after(end);
-  if (!digit) return;
+  if (!digit) {
+    const c = text.charCodeAt(end);
+    if (c === 32 || c === 9 || c === 58) proseLettersAt(text, start, end, out);
+    return;
+  }
   PROSE_RE.lastIndex = end;
   const m = PROSE_RE.exec(text);
   if (!m) return;
@@ -1092,6 +1115,55 @@ function proseAt(
   const valueEnd = m.index + m[0].length - (m[3]!.length - value.length);
   pushValue(out, valueEnd, value, 'secret-assignment');
 }
+/**
+ * A prose value of letters only, which the digit check above passes by (16 characters of base62 are
+ * letters only one draw in twenty), or of letters and symbols: "the runner token is uOjUTovUyLYQRDiutMBJ",
+ * "| DB_PASSWORD | X |", "the app secret is kDADIOW=@N_r%xhpc!Ot-Bn".
+ * Only right after a password, secret or token word and its verb, colon or table cell, and only when
+ * the letters read as random (randomLetters: both cases mixed as no word or identifier mixes them).
+ */
+function proseLettersAt(
+  text: string,
+  start: number,
+  end: number,
+  out: Array<PatternMatch & { prio: number }>,
+): void {
+  // What must follow, told from the next characters before anything is allocated: `:`, or a blank
+  // and then `is `, `was ` or `|`.
+  let c = text.charCodeAt(end);
+  if (c !== 58) {
+    if (c !== 32 && c !== 9) return;
+    let k = end + 1;
+    c = text.charCodeAt(k);
+    if (c === 32 || c === 9) c = text.charCodeAt(++k);
+    if (
+      c !== 124 && // |
+      !(c === 105 && text.charCodeAt(k + 1) === 115) && // is
+      !(c === 119 && text.charCodeAt(k + 1) === 97 && text.charCodeAt(k + 2) === 115) // was
+    )
+      return;
+  }
+  const kw = text.slice(start, end).toLowerCase();
+  if (!(
+    kw.startsWith('pass') ||
+    kw === 'pwd' ||
+    kw === 'secret' ||
+    kw === 'token' ||
+    // "the API key is X", "| SECRET_KEY | X |": a key named by a secret's word
+    (kw === 'key' && PROSE_LETTERS_KEY_BEFORE.test(text.slice(Math.max(0, start - 12), start)))
+  ))
+    return;
+  PROSE_LETTERS_RE.lastIndex = end;
+  const m = PROSE_LETTERS_RE.exec(text);
+  // letters with a generator's symbols among them: the letters must read as random
+  if (!m || !randomLetters(m[2]!.replace(/[^A-Za-z]+/g, ''))) return;
+  if (kw === 'token' && PROSE_TOKEN_BEFORE_DENY.test(text.slice(Math.max(0, start - 24), start))) return;
+  pushValue(out, m.index + m[0].length - m[1]!.length, m[2]!, 'secret-assignment');
+}
+const PROSE_LETTERS_KEY_BEFORE =
+  /(?:^|[^A-Za-z])(?:api|secret|encryption|session|master|access|private|client|app)[ _-]?$/i;
+const PROSE_LETTERS_RE =
+  /(?:[ \t]{1,2}(?:is|was)[ \t]{1,2}|[ \t]{0,2}:[ \t]{1,2}|[ \t]{1,2}\|[ \t]{1,2})(["'`]?)([A-Za-z][A-Za-z!@#%^&*_+=~-]{11,63})\1(?=[\s.,;!?)|]|$)/y;
 // Tokens that are cursors or ids: "the next page token is ...".
 const PROSE_TOKEN_BEFORE_DENY =
   /(?:next|page|continuation|pagination|cursor|sync|state|request|trace|span|test|fixture|stripe|card|payment|sort)[ \t_-]*$/i;
@@ -1127,7 +1199,8 @@ export function acceptAssignedValue(raw: string, quoted: boolean): boolean {
   if (!quoted && /^(?:(?:\.{1,2}|~)\/[\w./-]*|\/(?:[a-z0-9._-]+\/)+[\w.-]*)$/.test(value)) return false;
   // Unquoted pure words are prose or identifiers ("token: required"), not credentials; random
   // mixed-case letters (a 16-letter API secret) are not words.
-  if (!quoted && /^[A-Za-z_-]+$/.test(value) && !randomLetters(value)) return false;
+  if (!quoted && /^[A-Za-z_-]+$/.test(value) && !randomLetters(value) && !randomLettersDashed(value))
+    return false;
   if (quoted && /^[a-z]{1,11}$/.test(value)) return false;
   return true;
 }
@@ -1189,7 +1262,10 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
     URL_USERINFO_RE.lastIndex = at;
     const m = URL_USERINFO_RE.exec(text);
     pos = text.indexOf('://', m === null ? at + 1 : URL_USERINFO_RE.lastIndex);
-    if (m === null) continue;
+    if (m === null) {
+      slashedPassword(text, at, out);
+      continue;
+    }
     const userinfo = m[1]!;
     const userStart = at + 3;
     const colonRel = userinfo.indexOf(':');
@@ -1218,6 +1294,46 @@ function scanUrlCredentials(text: string, out: Array<PatternMatch & { prio: numb
     }
     if (start >= 0) out.push({ start, end, kind: 'url-credentials', reveal: 0, prio: 1 });
   }
+}
+
+// `user:password@host` whose password holds a `/` (base64 from `openssl rand -base64`, written raw):
+// the userinfo regex stops at the `/`. Not a port and a path (`host:8080/a@b`): the password's part
+// before its first `/` is not all digits, and the whole reads as random with a letter and a digit.
+const URL_SLASHED_PASSWORD_RE =
+  // eslint-disable-next-line no-control-regex -- NUL separates joined strings
+  /:\/\/[A-Za-z0-9._~%+-]{1,64}:([^\s?#@"'<>\\`\u0000]{6,256})@(?=[A-Za-z0-9[])/y;
+function slashedPassword(text: string, at: number, out: Array<PatternMatch & { prio: number }>): void {
+  // Most URLs stop here: the host is followed by a `/` (a path), or by a port and a `/`.
+  let k = at + 3;
+  while (k < text.length && k - at < 68 && isUserinfoCode(text.charCodeAt(k))) k++;
+  if (text.charCodeAt(k) !== 58) return;
+  let d = k + 1;
+  while (d < text.length && text.charCodeAt(d) >= 48 && text.charCodeAt(d) <= 57) d++;
+  if (d === k + 1 ? false : !(text.charCodeAt(d) > 32) || text.charCodeAt(d) === 47) return;
+  URL_SLASHED_PASSWORD_RE.lastIndex = at;
+  const m = URL_SLASHED_PASSWORD_RE.exec(text);
+  if (m === null) return;
+  const pass = m[1]!;
+  const slash = pass.indexOf('/');
+  if (slash < 0 || /^[0-9]*$/.test(pass.slice(0, slash)) || pass.includes('://')) return;
+  if (!/[0-9]/.test(pass) || !/[A-Za-z]/.test(pass) || !looksRandom(pass) || isPlaceholder(pass)) return;
+  const end = URL_SLASHED_PASSWORD_RE.lastIndex - 1;
+  out.push({ start: end - pass.length, end, kind: 'url-credentials', reveal: 0, prio: 1 });
+}
+
+/** A character of URL_SLASHED_PASSWORD_RE's user: `A-Za-z0-9._~%+-`. */
+function isUserinfoCode(c: number): boolean {
+  return (
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    (c >= 48 && c <= 57) ||
+    c === 46 ||
+    c === 95 ||
+    c === 126 ||
+    c === 37 ||
+    c === 43 ||
+    c === 45
+  );
 }
 
 // After `user@` (no colon in the user): `domain:password@` up to the host.
@@ -1278,8 +1394,17 @@ const NETRC_RE = new RegExp(
   'y',
 );
 const REDIS_RE = /(?:requirepass|masterauth)[ \t]{1,8}("?)([^\s"\u0000]{4,256})\1/y;
+// The `"name": "X",` before a pair's second key (PAIR_NAME_RE), as the end of the text before it: the
+// comma, then white space or a line break with its indent, diff (+ -), quote (>) or log-timestamp prefix.
+const PAIR_GAP = String.raw`(?:[ \t]*(?:\r?\n)[ \t>+-]*(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t>+-]*|[ \t]{0,8})`;
+const PAIR_NAME_RE = new RegExp(String.raw`"(?:name|key)": ?"([^"\\\n\u0000]{1,64})",${PAIR_GAP}$`);
+const PAIR_NAME_ESCAPED_RE = new RegExp(
+  String.raw`\\"(?:name|key)\\": ?\\"([^"\\\n\u0000]{1,64})\\",(?:[ \t]*(?:\\r)?\\n[ \t>+-]*|[ \t]{0,8})$`,
+);
+/** A flag's value of `name=value` pairs (docker build's `--secret id=x,src=file`). */
+const FLAG_PAIRS_RE = /=[^=]/;
 const FLAG_RE =
-  /--(?:[a-z0-9]{1,20}-)?(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
+  /--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|pass|pwd|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key|secret-key|encryption-key|master-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
   /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|mongo(?:sh)?|(redis-cli))\s/;
@@ -1298,11 +1423,13 @@ const ADD_MASK_RE = /::add-mask::([^\s"'\u0000]{4,1000})/y;
 const SECURE_STRING_RE =
   /ConvertTo-SecureString[ \t]{1,4}(?:-String[ \t]{1,4})?(\\?["'])([^"'\\\n\u0000]{4,256})\1/iy;
 // Terraform: variable "db_password" { ... default = "value" }.
+// Its quotes may be JSON-escaped (a .tf file quoted in a JSON string scanned as text).
 const TF_VARIABLE_RE =
-  /variable[ \t]{1,4}"([A-Za-z0-9_-]{1,64})"[ \t]{0,4}\{[^}\u0000]{0,400}?default[ \t]{0,4}=[ \t]{0,4}"([^"\n\u0000]{4,256})"/y;
-// Kubernetes / compose env lists in YAML: `- name: DB_PASSWORD` then `value: ...` on the next line.
+  /variable[ \t]{1,4}\\?"([A-Za-z0-9_-]{1,64})\\?"[ \t]{0,4}\{[^}\u0000]{0,400}?default[ \t]{0,4}=[ \t]{0,4}\\?"([^"\\\n\u0000]{4,256})(\\?")/y;
+// Kubernetes / compose env lists in YAML: `- name: DB_PASSWORD` then `value: ...` on the next line
+// (a quoted value may start with `#`, which unquoted starts a comment).
 const YAML_VALUE_RE =
-  /value:[ \t]{0,8}(\\?["']?)([^\s"'#\\\u0000][^\n"'\\\u0000]{0,299}?)\1[ \t]*(?=\r?\n|\\[nr]|"|\u0000|$)/dy;
+  /value:[ \t]{0,8}(\\?["']?)((?:[^\s"'#\\\u0000]|(?<=["'])#)[^\n"'\\\u0000]{0,299}?)\1[ \t]*(?=\r?\n|\\[nr]|"|\u0000|$)/dy;
 // The line before: `name: X`, after indentation, a list dash, and quote or diff markers (> +).
 // A line may start with an Actions log timestamp, and (the first line of a string) with its quote.
 const LINE_PREFIX = String.raw`["\u0000]?[ \t>+-]*(?:\d{4}-\d\d-\d\dT[0-9:.]{8,20}Z[ \t]{1,4})?[ \t>+-]*`;
@@ -1360,8 +1487,9 @@ function scanCredentialSyntax(
   for (let i = text.indexOf('--'); i >= 0; i = text.indexOf('--', i + 2)) {
     FLAG_RE.lastIndex = i;
     const m = FLAG_RE.exec(text);
-    // `--secret id=x,src=file` (docker build) names a secret, it is not one.
-    if (m && !m[2]!.includes('=') && acceptAssignedValue(m[2]!, true))
+    // `--secret id=x,src=file` (docker build) names a secret, it is not one; a base64 value's
+    // closing `=` padding is its own.
+    if (m && !FLAG_PAIRS_RE.test(m[2]!) && acceptAssignedValue(m[2]!, true))
       pushValue(out, i + m[0].length - m[1]!.length, m[2]!, 'secret-flag');
     else if (text.startsWith('--user', i)) curlUser(text, i, out);
   }
@@ -1387,21 +1515,21 @@ function scanCredentialSyntax(
       pushValue(out, DEFINE_RE.lastIndex - 1, m[3]!, 'secret-assignment');
   }
   // Serialised name/value pairs: {"name":"APP_SECRET","data":"..."} (Actions variables, env lists),
-  // also as escaped JSON inside a JSON string.
+  // compact or pretty-printed (`"name": "X", "data": "..."`, or a line break, its indent and a
+  // diff, quote or log-timestamp prefix before the second key), also as escaped JSON in a string.
   for (const q of ['"', '\\"']) {
     for (const field of ['data', 'value']) {
-      const anchor = `${q},${q}${field}${q}:${q}`;
+      const anchor = `${q}${field}${q}:`;
       for (let i = lits.indexOf(text, anchor); i >= 0; i = lits.indexOf(text, anchor, i + anchor.length)) {
-        const open = text.lastIndexOf(q, i - 1);
-        if (open < 8 || i - open > 64 + q.length) continue;
-        const name = text.slice(open + q.length, i);
-        const before = text.slice(Math.max(0, open - 8 - 2 * q.length), open);
-        if (
-          !(before.endsWith(`${q}name${q}:`) || before.endsWith(`${q}key${q}:`)) ||
-          !(namesSecret(name) || namesProvider(name) || namesSecretVariable(name))
-        )
-          continue;
-        const from = i + anchor.length;
+        const head = text.slice(Math.max(0, i - 160), i);
+        const m = (q === '"' ? PAIR_NAME_RE : PAIR_NAME_ESCAPED_RE).exec(head);
+        if (m === null) continue;
+        const name = m[1]!;
+        if (!(namesSecret(name) || namesProvider(name) || namesSecretVariable(name))) continue;
+        let from = i + anchor.length;
+        if (text.charCodeAt(from) === 32) from++;
+        if (!text.startsWith(q, from)) continue;
+        from += q.length;
         const close = text.indexOf(q, from);
         if (close < 0 || close - from > 300) continue;
         const value = text.slice(from, close);
@@ -1460,7 +1588,7 @@ function scanStructuredSyntax(
     TF_VARIABLE_RE.lastIndex = i;
     const m = TF_VARIABLE_RE.exec(text);
     if (m && namesSecret(m[1]!) && acceptAssignedValue(m[2]!, true))
-      pushValue(out, TF_VARIABLE_RE.lastIndex - 1, m[2]!, 'secret-assignment');
+      pushValue(out, TF_VARIABLE_RE.lastIndex - m[3]!.length, m[2]!, 'secret-assignment');
   }
   // XML: every closing tag whose name names a secret, with its opening tag at most 300 characters back.
   for (let i = text.indexOf('</'); i >= 0; i = text.indexOf('</', i + 2)) {

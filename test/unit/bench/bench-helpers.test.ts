@@ -253,3 +253,20 @@ describe('bench rows for the secrets and audit benches', () => {
     ).toHaveLength(3);
   });
 });
+
+describe('held-out rows of the secrets bench', () => {
+  it('prints two decimals and the counts, and judges by the counts (98.96 % is not a pass)', () => {
+    const { heldOutRows } = jest.requireActual('../../../bench/run-bench');
+    const base = { secrets: 2315, formats: 313, negatives: 650, falsePositiveRate: 0 };
+    const [fail, fp] = heldOutRows('secrets', {
+      ...base,
+      recall: 1 - 24 / 2315,
+      missed: 24,
+      falsePositives: 0,
+    });
+    expect(fail).toMatchObject({ value: '98.96 % (24 missed, at most 23)', verdict: 'FAIL' });
+    expect(fp).toMatchObject({ value: '0.00 % (0 flagged, at most 3)', verdict: 'PASS' });
+    const [pass] = heldOutRows('secrets', { ...base, recall: 1 - 23 / 2315 });
+    expect(pass).toMatchObject({ value: '99.01 % (23 missed, at most 23)', verdict: 'PASS' });
+  });
+});

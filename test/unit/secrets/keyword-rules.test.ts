@@ -481,4 +481,113 @@ describe('JSON structure and names (ninth pass)', () => {
     expect(masked('the admin password is kqzmwprtv4821 until Friday', 'kqzmwprtv4821')).toBe(true);
     expect(scanText('the token is node12 now; the password is staging-2')).toEqual([]);
   });
+
+  it('masks a prose value of random letters only (no digit), not a word or an identifier', () => {
+    const v = 'uOjUTovUyLYQRDiutMBJ';
+    expect(masked(`the runner token is ${v}`, v)).toBe(true);
+    expect(masked(`the API key is ${v}.`, v)).toBe(true);
+    expect(masked(`| MYSQL_ROOT_PASSWORD | ${v} |`, v)).toBe(true);
+    expect(masked('the app secret is kDADIOW=@N_r%xhpc!Ot-Bn', 'kDADIOW=@N_r%xhpc!Ot-Bn')).toBe(true);
+    expect(scanText('the token is KubernetesClusterName; the password is ReadFromVaultPlease')).toEqual([]);
+    expect(scanText('the password is Hello-World! the secret is Only_In_The_Vault')).toEqual([]);
+    expect(
+      scanText('the cache key is getUserByIdAndName and the page token is uOjUTovUyLYQRDiutMBJ'),
+    ).toEqual([]);
+  });
+
+  it('reads a name/value pair of JSON as text with white space, not a meta name or a reference', () => {
+    const v = 'L3lZlRWcgCVJjD5GXvv3KyQM2WH7xXBos8svyCB2pOz=';
+    expect(masked(`{"name": "APP_SECRET", "data": "${v}", "description": ""}`, v)).toBe(true);
+    expect(masked(`[\n  {\n    "name": "DB_PASSWORD",\n    "value": "${v}"\n  }\n]`, v)).toBe(true);
+    expect(masked(`{\\"name\\": \\"API_TOKEN\\", \\"data\\": \\"${v}\\"}`, v)).toBe(true);
+    expect(
+      scanText('{"name": "DB_PASSWORD_LENGTH", "value": "32"}, {"name": "SECRET_NAME", "value": "db-creds"}'),
+    ).toEqual([]);
+  });
+
+  it('masks a private key written one string per line after header or blank strings, and a PGP one', () => {
+    const body = [0, 1, 2].map(() => randomBytes(48).toString('base64'));
+    const armour = (label: string, head: string[]): string =>
+      ['-----BEGIN ' + label + '-----', ...head, ...body, '-----END ' + label + '-----']
+        .map((l) => `    "${l}\\n"`)
+        .join('\n');
+    const enc = armour('RSA PRIVATE KEY', [
+      'Proc-Type: 4,ENCRYPTED',
+      'DEK-Info: AES-128-CBC,0123456789ABCDEF',
+      '',
+    ]);
+    const pgp = armour('PGP PRIVATE KEY BLOCK', ['Version: GnuPG v2', '']);
+    for (const t of [`KEY = (\n${enc}\n)`, `KEY = (\n${pgp}\n)`])
+      for (const line of body) expect(masked(t, line)).toBe(true);
+    expect(scanText(`KEY = (\n${armour('PGP PUBLIC KEY BLOCK', ['Version: GnuPG v2', ''])}\n)`)).toEqual([]);
+  });
+
+  it('masks a flag with a compound name or pwd and a padded base64 value, not name=value pairs', () => {
+    const v = 'huYwX64qJXGRsrBtOFwrh/N0UZnpsVHD32owhPlBTOG=';
+    for (const flag of ['--smtp-pass', '--admin-pwd', '--mysql-root-password', '--secret-key'])
+      expect(masked(`./deploy.sh ${flag} ${v} --host db`, v)).toBe(true);
+    expect(
+      scanText('docker build --secret id=npmrc,src=$HOME/.npmrc . && ./deploy.sh --token-ttl 3600'),
+    ).toEqual([]);
+  });
+
+  it('masks `pass` and `pwd` with a verb or in a table cell, not a pass that is no password', () => {
+    const v = 'iJy0lJMxs7maUMVqrsvSKQ';
+    expect(masked(`the smtp pass is ${v}`, v)).toBe(true);
+    expect(masked(`| ADMIN_PWD | ${v} |`, v)).toBe(true);
+    expect(
+      scanText('the boarding pass is ready; | pass | 12/12 tests |; pass: 14 of 14 checks (run 3f9a2c1)'),
+    ).toEqual([]);
+  });
+
+  it('reads a pretty-printed name/value pair behind a log timestamp or a quote prefix', () => {
+    const v = 'tGwQv1PQM3UCxbYTjVY9PeiUv3p8m';
+    const ts = '2026-11-04T08:15:02.4471230Z ';
+    expect(masked(`${ts}{\n${ts}  "name": "DB_PASSWORD",\n${ts}  "value": "${v}"\n${ts}}`, v)).toBe(true);
+    expect(masked(`> {\n>   "name": "JWT_SECRET",\n>   "value": "${v}"\n> }`, v)).toBe(true);
+  });
+
+  it('masks a URL-safe draw without a digit under a secret name, not words joined by _ or -', () => {
+    const v = 'Ylngoi_lBfcDhAIawaSAcvH';
+    expect(masked(`JWT_SECRET=${v}`, v)).toBe(true);
+    expect(masked(`  private_token: ${v}`, v)).toBe(true);
+    expect(scanText('DB_PASSWORD_SECRET=Prod_Db_Password_Main\n  api_token: Billing-Api-Token')).toEqual([]);
+  });
+
+  it('masks a Terraform default in a .tf file quoted in a JSON string', () => {
+    const v = 'tGwQv1PQM3UCxbYTjVY9PeiUv3p8m';
+    const tf = `variable "client_secret" {\n  default = "${v}"\n}`;
+    expect(masked(JSON.stringify({ file: tf }), v)).toBe(true);
+  });
+
+  it('masks a quoted Kubernetes env value that starts with #, not a comment after value:', () => {
+    const v = '#wJ8a&kd92Lx!q0Zs';
+    expect(masked(`        - name: DB_PASSWORD\n          value: "${v}"`, v)).toBe(true);
+    expect(scanText('        - name: DB_PASSWORD\n          value: # set by CI 2041')).toEqual([]);
+  });
+
+  it('masks a URL password holding the / of base64, not a port followed by a path with an @', () => {
+    const v = 'sWeGCy+GuhMW95gNLhBhJC4/ZrXEaM4E/+o+NtW45of=';
+    expect(masked(`DATABASE_URL=postgres://app:${v}@db.internal:5432/app`, v)).toBe(true);
+    expect(
+      scanText('see https://gitea.example.com:3000/org/repo/src/branch/main/docs@v2 or http://h:8080/a/b@c'),
+    ).toEqual([]);
+  });
+
+  it("masks a connection string's password holding & and brackets, up to its ;", () => {
+    const v = 'N_&t@b1a2+bFfCQ.';
+    const w = 'a-Ql)M#NlmTQDAoj^Kb9^Io)I]';
+    expect(masked(`Server=tcp:db,1433;Database=app;User ID=app;Password=${v};Encrypt=True;`, v)).toBe(true);
+    expect(masked(`Server=db;User ID=app;Password=${w};Encrypt=True;`, w)).toBe(true);
+    expect(scanText('https://api.example.com/x?user=a;password=&next=12')).toEqual([]);
+  });
+
+  it("leaves an OAuth state alone whose csrf_token happens to start like a vendor's token", () => {
+    const state = Buffer.from(
+      JSON.stringify({ csrf_token: 'mtx_4S0DaX06bPMNiUALtX0DkxjaiW9dW', return_to: '/org/app/settings' }),
+    ).toString('base64url');
+    expect(scanText(`https://gitea.example.com/login/oauth/authorize?client_id=abc&state=${state}`)).toEqual(
+      [],
+    );
+  });
 });

@@ -20,7 +20,10 @@ function bigResult(items: number): unknown[] {
 }
 
 describe('scan worker pool', () => {
-  const pool = new ScrubWorkerPool({ threads: 1, minBytes: 1024, idleTimeoutMs: 1000 });
+  // The idle timeout stays far above a thread's start: from the TypeScript sources with a cold
+  // transpile cache (a changed source file) the thread takes 1.5-2 s to load, and an idle timeout
+  // shorter than that ended the thread under its first task ("Unexpected message from Worker").
+  const pool = new ScrubWorkerPool({ threads: 1, minBytes: 1024, idleTimeoutMs: 60_000 });
   afterAll(() => pool.close(), 60_000);
 
   it('sends only results at or above the threshold, and none when workers are off', () => {
