@@ -43,6 +43,17 @@ export const PHRASES: Array<[RegExp, string]> = [
   [/\b(stop|quit|cease) following\b/g, ' unfollow '],
   [/\b(stop|quit|cease) starring\b/g, ' unstar '],
   [/\bno longer (watch|follow|star)\w*\b/g, ' un$1 '],
+  // Notifications about everything in a repository are watching it ("notify me about everything in
+  // acme/web"), not the notification list.
+  [
+    /\b(notifications?|notify (me|us)|notified|alerts?|emails?|updates|posted)( for| about| on| of) (everything|anything|all( the)? (activity|events|changes|updates)|every (event|change))\b/g,
+    ' subscribe watch ',
+  ],
+  // "people following me" are my followers, not the users I follow ("who am I following" is left alone).
+  [
+    /\b(people|users|accounts|folks|who|everyone|anyone|those)( who| that)?( is| are|'s|'re)? following (me|us|(?!(?:my|our|the|a|an|this|that|his|her|their|its)\b)[\w.-]+)\b/g,
+    ' $1 followers of $4 ',
+  ],
   // Notifications about one thing are its subscription: "stop notifying me about issue 7" unsubscribes.
   [
     /\b(stop|quit|cease) (notifying|emailing|pinging|alerting) (me|us)( about| on| for| of)?\b/g,

@@ -138,6 +138,21 @@ describe('CatalogueSearch', () => {
     ['stop notifying me about issue 9', ['issueDeleteSubscription'], ['issueAddSubscription', 'issueDelete']],
     ['quit emailing me about PR 12', ['issueDeleteSubscription'], ['userListEmails']],
     ['stop issue 3 from blocking issue 8', ['issueRemoveIssueBlocking'], ['issueCreateIssueBlocking']],
+    // ADR 0020, revision 9: "people following me" are my followers (before: the users I follow first),
+    // and notifications about everything in a repository are watching it (before: the notification list).
+    ['list people following me', ['userCurrentListFollowers'], ['userCurrentListFollowing']],
+    ['users following bob', ['userListFollowers'], ['userListFollowing']],
+    [
+      'who am I following',
+      ['userCurrentCheckFollowing', 'userCurrentListFollowing'],
+      ['userCurrentListFollowers'],
+    ],
+    [
+      'notify me about everything that happens in acme/web',
+      ['userCurrentPutSubscription'],
+      ['notifyGetRepoList', 'userCurrentCheckSubscription'],
+    ],
+    ['notifications for acme/web', ['notifyGetRepoList'], ['userCurrentPutSubscription']],
   ])('"%s" ranks %j first, never %j', (query, expected, wrong) => {
     const names = search.search(query, 3).map((h) => h.name);
     expect(expected).toContain(names[0]);
