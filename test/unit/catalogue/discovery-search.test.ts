@@ -5,6 +5,7 @@ import {
   isFilePath,
   measureSearchAccuracy,
   oneEditApart,
+  replaceFilePaths,
   type DiscoveryTask,
 } from '../../../src/core/catalogue/discovery-search';
 import { discoverySearchAccuracy, toolListSizes } from '../../../src/core/catalogue/catalogue-metrics';
@@ -188,6 +189,19 @@ describe('CatalogueSearch', () => {
     expect(intent.scope).toBe('repo');
     expect(intent.terms.has('file')).toBe(true);
     expect(intent.ownerRepo).toBe(false);
+  });
+
+  // ADR 0020, revision 9: a two-part name that a folder word names is a folder, not owner/repo.
+  it('reads a name a folder word names as a path ("the src/handlers folder")', () => {
+    expect(replaceFilePaths("what's inside the src/handlers folder on main?", 'the file')).toBe(
+      "what's inside the the file folder on main?",
+    );
+    expect(replaceFilePaths('list the directory docs/api in acme/web', 'X')).toBe(
+      'list the directory X in acme/web',
+    );
+    expect(replaceFilePaths('list the files in acme/web', 'X')).toBe('list the files in acme/web');
+    expect(replaceFilePaths('clone the github.com/foo folder', 'X')).toBe('clone the github.com/foo folder');
+    expect(CatalogueSearch.expand('list the folder docs/api in acme/web').terms.has('file')).toBe(true);
   });
 
   it.each([
