@@ -154,6 +154,12 @@ describe('CatalogueSearch', () => {
       ['notifyGetRepoList', 'userCurrentCheckSubscription'],
     ],
     ['notifications for acme/web', ['notifyGetRepoList'], ['userCurrentPutSubscription']],
+    [
+      're-open discussion on locked issue 8 so people can comment',
+      ['issueUnlockIssue'],
+      ['issueEditComment'],
+    ],
+    ['reopen issue 4', ['issueEditIssue'], ['issueUnlockIssue']],
   ])('"%s" ranks %j first, never %j', (query, expected, wrong) => {
     const names = search.search(query, 3).map((h) => h.name);
     expect(expected).toContain(names[0]);
