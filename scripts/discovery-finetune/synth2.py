@@ -1,12 +1,15 @@
 """Synthetic tasks as people and agents ask them (ADR 0020, revision 6): each hand-written intent of
 intents.py with its slots filled several times, said tersely, as a question, as a request, with the
-repository named first or last, with jargon; seeded. Writes $FT_WORK/synth2.json (or the file named third); a fourth argument r7 adds revision 7's intents."""
+repository named first or last, with jargon; seeded. Writes $FT_WORK/synth2.json (or the file named third); a fourth argument r7 adds revision 7's intents,
+r9 revision 7's and revision 9's."""
 import json, os, random, re, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from intents import INTENTS, INTENTS_R7, TWINS
-R7 = len(sys.argv) > 4 and sys.argv[4] == 'r7'  # revision 7: every operation's intents, twins expected
+from intents import INTENTS, INTENTS_R7, INTENTS_R9, TWINS
+R7 = len(sys.argv) > 4 and sys.argv[4] in ('r7', 'r9')  # revision 7: every operation's intents, twins expected
+R9 = len(sys.argv) > 4 and sys.argv[4] == 'r9'  # revision 9: more intents for the operations that had two or three
 if R7: INTENTS = {**INTENTS, **INTENTS_R7}
 else: TWINS = {}
+if R9: INTENTS = {k: INTENTS.get(k, []) + INTENTS_R9.get(k, []) for k in {**INTENTS, **INTENTS_R9}}
 WORK = os.environ.get('FT_WORK', '/tmp/discovery-ft')
 per = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 23)

@@ -43,6 +43,22 @@ export const PHRASES: Array<[RegExp, string]> = [
   [/\b(stop|quit|cease) following\b/g, ' unfollow '],
   [/\b(stop|quit|cease) starring\b/g, ' unstar '],
   [/\bno longer (watch|follow|star)\w*\b/g, ' un$1 '],
+  // Notifications about everything in a repository are watching it ("notify me about everything in
+  // acme/web"), not the notification list.
+  [
+    /\b(notifications?|notify\s+(me|us)|notified|alerts?|emails?|updates|posted)\s+(for|about|on|of)\s+(everything|anything|all(\s+the)?\s+(activity|events|changes|updates)|every\s+(event|change))\b/g,
+    ' subscribe watch ',
+  ],
+  // Reopening the conversation of a locked issue unlocks it (not an edit of a comment).
+  [
+    /\b(re-?open|open up|allow|enable|resume)(\s+the|\s+a)?\s+(discussion|conversation|comments?|commenting)(\s+again)?\s+(on|of|for|in)(\s+the|\s+a|\s+this)?\s+locked\b/g,
+    ' unlock ',
+  ],
+  // "people following me" are my followers, not the users I follow ("who am I following" is left alone).
+  [
+    /\b(people|users|accounts|folks|who|everyone|anyone|those)(\s+who|\s+that)?(\s+is|\s+are|'s|'re)?\s+following\s+(me|us|(?!(?:my|our|the|a|an|this|that|his|her|their|its)\b)[\w.-]+)\b/g,
+    ' $1 followers of $4 ',
+  ],
   // Notifications about one thing are its subscription: "stop notifying me about issue 7" unsubscribes.
   [
     /\b(stop|quit|cease) (notifying|emailing|pinging|alerting) (me|us)( about| on| for| of)?\b/g,

@@ -99,9 +99,23 @@ export function isFilePath(token: string): boolean {
   return /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(last) && !/\.git$/i.test(last);
 }
 
-/** Every file path in the text replaced by `to`; the rest unchanged. */
+/** A folder word just before or after a name: "the src/handlers folder", "directory docs/api". */
+const FOLDER_BEFORE = /\b(folder|directory|dir|subfolder|subdirectory)\s*$/i;
+const FOLDER_AFTER = /^\s*(folder|directory|dir|subfolder|subdirectory)\b/i;
+
+/**
+ * Every file path in the text replaced by `to`; the rest unchanged. A name of two parts that a
+ * folder word names ("the src/handlers folder") is a path too, not `owner/repo` (ADR 0020, revision 9).
+ */
 export function replaceFilePaths(text: string, to: string): string {
-  return text.replace(SLASHED, (m, lead: string, token: string) => (isFilePath(token) ? `${lead}${to}` : m));
+  return text.replace(SLASHED, (m, lead: string, token: string, at: number, all: string) => {
+    const folder =
+      FOLDER_BEFORE.test(all.slice(Math.max(0, at - 16), at + lead.length)) ||
+      FOLDER_AFTER.test(all.slice(at + m.length, at + m.length + 16));
+    return isFilePath(token) || (folder && !/^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,6}\//i.test(token))
+      ? `${lead}${to}`
+      : m;
+  });
 }
 
 export function splitWords(text: string): string[] {

@@ -12,11 +12,11 @@ import { dirname, join } from 'node:path';
 import type { SentenceEncoder } from '../../core/catalogue/semantic-search';
 import { vocabularyWords, WordPieceTokenizer } from './wordpiece';
 
-export const MINILM_MODEL = 'all-MiniLM-L6-v2-gitea-ft/int8-onnx/sha256:66a481a51293';
+export const MINILM_MODEL = 'all-MiniLM-L6-v2-gitea-ft/int8-onnx/sha256:876bd5bcfb5c';
 export const MODEL_DIR = join('models', 'all-minilm-l6-v2');
 export const MODEL_FILE = 'model.int8.onnx';
 /** The sha256 of the model file (a unit test checks it). */
-export const MODEL_SHA256 = '66a481a51293154512082222b748114608b414bfbadb1efd8c4509504a69dbf7';
+export const MODEL_SHA256 = '876bd5bcfb5c5f5dd62a95b69b826c2cec02ea7f1dd873378004d9c3ba0b0090';
 export const TOOL_VECTORS_FILE = join('gitea', 'tool-vectors.minilm.json');
 const DIMS = 384;
 /** The model was trained on at most 256 word pieces; an operation's text is well below 128. */

@@ -5,6 +5,7 @@ import {
   isFilePath,
   measureSearchAccuracy,
   oneEditApart,
+  replaceFilePaths,
   type DiscoveryTask,
 } from '../../../src/core/catalogue/discovery-search';
 import { discoverySearchAccuracy, toolListSizes } from '../../../src/core/catalogue/catalogue-metrics';
@@ -138,6 +139,27 @@ describe('CatalogueSearch', () => {
     ['stop notifying me about issue 9', ['issueDeleteSubscription'], ['issueAddSubscription', 'issueDelete']],
     ['quit emailing me about PR 12', ['issueDeleteSubscription'], ['userListEmails']],
     ['stop issue 3 from blocking issue 8', ['issueRemoveIssueBlocking'], ['issueCreateIssueBlocking']],
+    // ADR 0020, revision 9: "people following me" are my followers (before: the users I follow first),
+    // and notifications about everything in a repository are watching it (before: the notification list).
+    ['list people following me', ['userCurrentListFollowers'], ['userCurrentListFollowing']],
+    ['users following bob', ['userListFollowers'], ['userListFollowing']],
+    [
+      'who am I following',
+      ['userCurrentCheckFollowing', 'userCurrentListFollowing'],
+      ['userCurrentListFollowers'],
+    ],
+    [
+      'notify me about everything that happens in acme/web',
+      ['userCurrentPutSubscription'],
+      ['notifyGetRepoList', 'userCurrentCheckSubscription'],
+    ],
+    ['notifications for acme/web', ['notifyGetRepoList'], ['userCurrentPutSubscription']],
+    [
+      're-open discussion on locked issue 8 so people can comment',
+      ['issueUnlockIssue'],
+      ['issueEditComment'],
+    ],
+    ['reopen issue 4', ['issueEditIssue'], ['issueUnlockIssue']],
   ])('"%s" ranks %j first, never %j', (query, expected, wrong) => {
     const names = search.search(query, 3).map((h) => h.name);
     expect(expected).toContain(names[0]);
@@ -173,6 +195,19 @@ describe('CatalogueSearch', () => {
     expect(intent.scope).toBe('repo');
     expect(intent.terms.has('file')).toBe(true);
     expect(intent.ownerRepo).toBe(false);
+  });
+
+  // ADR 0020, revision 9: a two-part name that a folder word names is a folder, not owner/repo.
+  it('reads a name a folder word names as a path ("the src/handlers folder")', () => {
+    expect(replaceFilePaths("what's inside the src/handlers folder on main?", 'the file')).toBe(
+      "what's inside the the file folder on main?",
+    );
+    expect(replaceFilePaths('list the directory docs/api in acme/web', 'X')).toBe(
+      'list the directory X in acme/web',
+    );
+    expect(replaceFilePaths('list the files in acme/web', 'X')).toBe('list the files in acme/web');
+    expect(replaceFilePaths('clone the github.com/foo folder', 'X')).toBe('clone the github.com/foo folder');
+    expect(CatalogueSearch.expand('list the folder docs/api in acme/web').terms.has('file')).toBe(true);
   });
 
   it.each([
