@@ -257,9 +257,11 @@ describe('console pages with data, cross-checked through /mcp', () => {
       }
       await page.getByLabel('tool', { exact: true }).fill('repoGet');
       await page.getByRole('button', { name: 'Apply filters' }).click();
+      // The table is empty while the filtered page loads, and every() of no rows is true: wait for
+      // rows, all of them repoGet.
       await waitForExpression(
         page,
-        "[...document.querySelectorAll('table tbody tr td:nth-child(3)')].every((c) => c.textContent === 'repoGet')",
+        "((cells) => cells.length > 0 && cells.every((c) => c.textContent === 'repoGet'))([...document.querySelectorAll('table tbody tr td:nth-child(3)')])",
       );
       const outcomes = await page.locator('table tbody tr td:nth-child(5)').allTextContents();
       expect(outcomes).toEqual(expect.arrayContaining(['ok', 'tool_disabled']));
