@@ -23,10 +23,7 @@ export type BlindTuningScore = {
   flagged: Array<{ sample: BlindSample; lost: string[]; masked: string }>;
 };
 
-export function scoreBlindTuning(
-  seed = 1,
-  mask: (payload: string) => string = maskBody,
-): BlindTuningScore {
+export function scoreBlindTuning(seed = 1, mask: (payload: string) => string = maskBody): BlindTuningScore {
   const { samples } = generateBlindTuningCorpus(seed);
   const formats = new Set<string>();
   const missed: BlindTuningScore['missed'] = [];
@@ -96,6 +93,11 @@ function excerpt(payload: string, needle: string, width = 110): string {
   return JSON.stringify(text.slice(from, at) + '«' + needle + '»' + text.slice(at + needle.length, to));
 }
 
+/** The mask kinds in a masked payload (which rules fired). */
+function kinds(masked: string): string {
+  return [...new Set(masked.match(/aegis-masked:[a-z0-9-]+/g) ?? [])].join(', ');
+}
+
 function main(): void {
   const seed = Number(process.argv[2] ?? 1);
   const filter = process.argv[3] ?? '';
@@ -127,7 +129,9 @@ function main(): void {
     for (const [format, fs] of [...byNeg].sort((a, b) => b[1].length - a[1].length)) {
       console.log(`${format}: ${fs.length} flagged`);
       for (const f of fs.slice(0, examples))
-        console.log(`  [${f.sample.context}] ${excerpt(f.sample.payload, f.lost[0]!)}`);
+        console.log(
+          `  [${f.sample.context}] ${excerpt(f.sample.payload, f.lost[0]!)} masked as ${kinds(f.masked)}`,
+        );
     }
   }
   console.log(

@@ -35,8 +35,9 @@ const NO_PLACEHOLDER = `(?![^\\s"'\\u0000]{0,200}(?:${ci('example')}|${ci('xxxx'
 const MIXED = '(?=[^\\s"\'`]{0,199}[0-9])(?=[^\\s"\'`]{0,199}[A-Za-z])';
 
 // A value of a secrets section's line: quoted or not, with a letter and a digit, key material.
+// (not a commit SHA or an Ethereum address: `commit_url = <sha>`, `address = 0x...` under [credentials])
 const SECTION_VALUE =
-  '(?=[A-Za-z+/=_.~-]{0,199}[0-9])(?=[0-9+/=_.~-]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{12,200}';
+  '(?!(?:0x)?[0-9a-fA-F]{40}(?![A-Za-z0-9]))(?=[A-Za-z+/=_.~-]{0,199}[0-9])(?=[0-9+/=_.~-]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{12,200}';
 // Where such a line ends: the line, the (JSON) string or a comment.
 const SECTION_END = `(?:${Q})?(?=[ \\t]*(?:\\r?\\n|\\\\[rn]|$|\\u0000|#|"))`;
 
@@ -150,6 +151,20 @@ const NAMED_PROVIDERS = [
 /** Lower-case provider words that make a key or sibling `name` name a credential. */
 export const PROVIDER_NAME_WORDS: readonly string[] = [...HEX32_PROVIDERS, ...NAMED_PROVIDERS];
 // The last part of a name that looks something up rather than holds a key.
+// Calls that set a named value: environment setters, property setters, map puts.
+const SETTER_KEYWORDS = [
+  'setenv(',
+  'setenvironmentvariable(',
+  'setproperty(',
+  'setdefault(',
+  'putenv(',
+  'put(',
+  'set(',
+];
+const SETTER_NAMES =
+  '[Ss]etenv|SetEnvironmentVariable|[Ss]et[Pp]roperty|setdefault|putenv|\\.[Pp]ut|\\.[Ss]et';
+// A webhook path segment that names a lookup, not a secret: /hooks/sha/<sha>, /hooks/id/<id>.
+const HOOK_LOOKUP_SEGMENT = `(?:${['sha', 'sha1', 'sha256', 'id', 'ids', 'ref', 'refs', 'rev', 'commit', 'commits', 'hash', 'digest', 'trace', 'span', 'run', 'runs', 'build', 'builds', 'job', 'jobs', 'delivery', 'deliveries', 'event', 'events', 'pod', 'cache', 'checksum', 'cid', 'tag', 'tags', 'version'].map(ci).join('|')})`;
 const LOOKUP_PART = `(?:${[
   'id',
   'ids',
@@ -654,6 +669,21 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     `(?<=\\bset[A-Za-z]{0,30}|\\.)(?:[Pp]assword|[Pp]asswd|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey)\\(\\s{0,3}${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}\\s{0,3}\\)`,
     { entropy: 2.5, values: true },
   ),
+  // Setters that take a name and a value (twelfth pass, blind-written tuning corpus): os.Setenv("API_TOKEN",
+  // "..."), [Environment]::SetEnvironmentVariable('DB_PASSWORD', '...', 'Machine'), props.setProperty(..),
+  // os.environ.setdefault(..), putenv, a map's put/set. A `*_KEY` name needs key material as its value.
+  rule(
+    'secret-assignment',
+    SETTER_KEYWORDS,
+    `(?<=(?:${SETTER_NAMES})\\(\\s{0,3})${Q}(?![A-Za-z0-9_.-]{0,60}[_.-]${META_PART}${Q})(${SECRET_NAME})${Q}\\s{0,3},\\s{0,3}(${Q})([^"'\\\\\\n\\u0000]{6,300})\\2`,
+    { group: 3, entropy: 2.5, values: true, find: 'window' },
+  ),
+  rule(
+    'secret-assignment',
+    SETTER_KEYWORDS,
+    `(?<=(?:${SETTER_NAMES})\\(\\s{0,3})${Q}(?![A-Za-z0-9_.-]{0,40}(?:${ci('public')}|${ci('publishable')}|${ci('cache')}|${ci('ssh')}|${ci('primary')}|${ci('site')})[_.-]?${ci('key')})([A-Za-z0-9_.-]{0,40}[_.-]${ci('key')})${Q}\\s{0,3},\\s{0,3}(${Q})((?=[^"'\\\\\\s]{0,199}[0-9])(?=[^"'\\\\\\s]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{16,300})\\2`,
+    { group: 3, entropy: 3, values: true, find: 'window' },
+  ),
   // Defaults of environment lookups: os.getenv("DB_PASSWORD", "..."), process.env.API_KEY || "..."
   rule(
     'secret-assignment',
@@ -881,8 +911,17 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'webhook-url',
     ['/webhook/', '/webhooks/', '/hooks/'],
-    `/(?:${ci('web')})?${ci('hook')}s?/(?:[A-Za-z0-9_.@-]{1,80}/){0,2}(?!${UUID}(?![A-Za-z0-9_-]))(?=[A-Za-z_-]{0,127}[0-9])(?=[0-9_-]{0,127}[A-Za-z])([A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_.-])`,
+    `/(?:${ci('web')})?${ci('hook')}s?/(?:(?!${HOOK_LOOKUP_SEGMENT}/)[A-Za-z0-9_.@-]{1,80}/){0,2}(?!${UUID}(?![A-Za-z0-9_-]))(?=[A-Za-z_-]{0,127}[0-9])(?=[0-9_-]{0,127}[A-Za-z])([A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_.-])`,
     { group: 1, entropy: 3.5 },
+  ),
+  // A webhook path that says what its next segment is (twelfth pass, blind-written tuning corpus):
+  // /hooks/token/<value>, /hooks/key/<value>, /webhook/secret/<value>; the value may be percent-encoded
+  // and have no digit (an app password). After /hooks/sha/, /hooks/id/, /hooks/ref/ it is a lookup.
+  rule(
+    'webhook-url',
+    ['/webhook/', '/webhooks/', '/hooks/'],
+    `/(?:${ci('web')})?${ci('hook')}s?/(?:${ci('token')}|${ci('key')}|${ci('auth')}|${ci('code')}|${ci('secret')}|${ci('pass')}(?:${ci('word')})?|${ci('sig')}(?:${ci('nature')})?)/([A-Za-z0-9_.~!*+%-]{8,400})(?![A-Za-z0-9_.~!*+%-])`,
+    { group: 1, entropy: 2.5 },
   ),
   // Teams' (Office 365 connector) incoming webhooks: .../IncomingWebhook/<32 hex>/<uuid>.
   rule('webhook-url', ['/incomingwebhook/'], '/IncomingWebhook/([0-9a-f]{32})/', {

@@ -451,7 +451,7 @@ function strongKeyValue(value: string): boolean {
 // or come after a type (`API_TOKEN: &str =`, `apiKey: string =`, `val secret: String =`).
 const ASSIGNMENT_RE =
   // eslint-disable-next-line no-control-regex
-  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
+  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?{1,2}=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
 const AUTH_RE =
   /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey|ssws)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 // `Bearer <token>`, or a `bearer` key with the token as its value (`"bearer": "..."`, `bearer=...`).
@@ -804,6 +804,8 @@ function operatorFollows(text: string, from: number): boolean {
   return false;
 }
 
+const ARN_BEFORE_RE = /arn:aws[a-z-]*:secretsmanager:[a-z0-9-]*:[0-9]*:$/;
+
 /** Applies the rule of one keyword match; returns the end of what it masked, or -1. */
 function matchKeyword(
   text: string,
@@ -842,6 +844,13 @@ function matchKeyword(
     return -1; // the scan goes on after the keyword
   }
   if (!operatorFollows(text, after)) return -1; // prose: "the token expired"
+  // `secret:` inside an AWS Secrets Manager ARN names the secret, it does not assign one.
+  if (
+    kw === 'secret' &&
+    text.charCodeAt(at - 1) === 58 &&
+    ARN_BEFORE_RE.test(text.slice(Math.max(0, at - 80), at))
+  )
+    return -1;
   ASSIGNMENT_RE.lastIndex = after;
   const a = ASSIGNMENT_RE.exec(text);
   if (!a || !KEY_SUFFIX_OK.test(a[1]!)) return -1;
