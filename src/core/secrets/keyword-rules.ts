@@ -151,6 +151,36 @@ const NAMED_PROVIDERS = [
 /** Lower-case provider words that make a key or sibling `name` name a credential. */
 export const PROVIDER_NAME_WORDS: readonly string[] = [...HEX32_PROVIDERS, ...NAMED_PROVIDERS];
 // The last part of a name that looks something up rather than holds a key.
+// Column headers of a Markdown table that name a secret (twelfth pass).
+const TABLE_SECRET_HEADERS = [
+  'secret',
+  'secrets',
+  'credential',
+  'credentials',
+  'key',
+  'api key',
+  'token',
+  'password',
+  'passwort',
+  'zugang',
+  'clave',
+  'senha',
+];
+// Password in other languages, ASCII spellings (the keyword pass folds ASCII only).
+const FOREIGN_PASSWORD_WORDS = [
+  'passwort',
+  'kennwort',
+  'contrase',
+  'senha',
+  'wachtwoord',
+  'haslo',
+  'losenord',
+  'adgangskode',
+  'salasana',
+  'mot de passe',
+  'mot_de_passe',
+];
+const FOREIGN_PASSWORD = `(?:${['passwort', 'kennwort', 'senha', 'wachtwoord', 'haslo', 'losenord', 'adgangskode', 'salasana'].map(ci).join('|')}|${ci('contrase')}(?:n|\u00f1)a|${ci('mot')}[ _]${ci('de')}[ _]${ci('passe')})`;
 // Calls that set a named value: environment setters, property setters, map puts.
 const SETTER_KEYWORDS = [
   'setenv(',
@@ -1214,5 +1244,166 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     ['token:', 'secret:'],
     `(?:${ci('token')}|${ci('secret')}):[ \\t]{4,24}(${UUID}|${STRONG})(?![A-Za-z0-9+/=_~-])`,
     { group: 1, entropy: 3 },
+  ),
+  // ---- Twelfth pass: the blind-written tuning corpus (bench/secrets/blind-tuning) --------------------
+  // An Authorization header (or Gitea's webhook authorization_header) whose Basic/Bearer value is not
+  // in token grammar: a password with symbols given as is (`Basic |.$hUUsd}7q;sE`, `Bearer l-H8#KF...`).
+  rule(
+    'authorization-header',
+    ['authorization'],
+    `${ci('authorization')}(?:_${ci('header')})?\\\\{0,3}["']?[ \\t]{0,3}[:=,][ \\t]{0,3}\\\\{0,3}["']?(?:${ci('basic')}|${ci('bearer')}|${ci('token')})[ \\t]{1,3}((?:[^\\s"'\\\\\\u0000]|\\\\+(?![\\\\"'\\s]|u00))(?:[^\\s"'\\\\\\u0000]|\\\\+(?![\\\\"'\\s]|u00)){5,300})(?=\\\\{0,3}["']|[ \\t]|$|\\u0000)`,
+    { entropy: 2.5, values: true },
+  ),
+  // `AUTHORIZATION = "<base64>"`: a variable named for the header holding its credential.
+  rule(
+    'authorization-header',
+    ['authorization'],
+    `(?<![A-Za-z])${ci('authorization')}\\\\{0,3}["']?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)${MIXED}([A-Za-z0-9+/]{16,400}={0,2})\\1(?![A-Za-z0-9+/=])`,
+    { group: 2, entropy: 3 },
+  ),
+  // A Markdown table whose header names a secret column (`| env | secret | owner |`): the first cell
+  // of the rows below that holds key material (letters and digits, 12+ characters, random).
+  rule(
+    'secret-assignment',
+    TABLE_SECRET_HEADERS.map((h) => `| ${h} |`),
+    `\\|[ \\t]*(?:${TABLE_SECRET_HEADERS.map(ci).join('|')})[ \\t]*\\|[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}\\|[-: |]{3,200}${NL}(?:${LINE_PREFIX}\\|[^\\n\\\\\\u0000]{0,400}${NL}){0,8}?${LINE_PREFIX}\\|(?:[^|\\n\\\\\\u0000]{0,80}\\|){0,6}?[ \\t]*(\`?)${MIXED}([A-Za-z0-9+/=_.~-]{12,1000})\\1[ \\t]*\\|`,
+    { group: 2, entropy: 3, values: true, find: 'window' },
+  ),
+  // Passwords in other languages: names (PASSWORT=, $wachtwoord =, config.haslo =) and prose with the
+  // language's verb ("la contraseña de la base es X", "a senha do admin é X", "das Passwort ist X").
+  rule(
+    'secret-assignment',
+    FOREIGN_PASSWORD_WORDS,
+    `${FOREIGN_PASSWORD}[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])([^\\s"'\`\\\\\\u0000]{6,200})\\1`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  rule(
+    'secret-assignment',
+    FOREIGN_PASSWORD_WORDS,
+    `${FOREIGN_PASSWORD}[^\\n\\u0000"|=:]{0,40}?[ \\t](?:es|est|ist|è|é|is|era|war|était|sono|são)[ \\t]*:?[ \\t]{1,3}(?:\\\\?["'\`«])?${MIXED}([^\\s"'\`<>()[\\]{},;|*\\\\\\u0000»][^\\s"'\`|\\\\\\u0000»]{5,199})`,
+    { entropy: 2.5, values: true },
+  ),
+
+  // Wallet keys: BIP-32 extended private keys (xprv/tprv/yprv/zprv + base58), a WIF key or a BIP-39
+  // mnemonic under a name that says so, a JWK's private member `d`.
+  rule(
+    'crypto-private-key',
+    ['xprv', 'tprv', 'yprv', 'zprv'],
+    '(?<![A-Za-z0-9])[xtyz]prv[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])',
+    {
+      entropy: 3,
+    },
+  ),
+  rule(
+    'crypto-private-key',
+    ['wif', 'btc', 'bitcoin'],
+    `(?:${ci('wif')}|${ci('btc')}|${ci('bitcoin')})[A-Za-z0-9_]{0,30}(?:\\\\?["'])?(?:[ \\t]{0,3}:[ \\t]{0,3}[A-Za-z]{1,10})?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(?:${Q})?([5KLc][1-9A-HJ-NP-Za-km-z]{50,51})(?![A-Za-z0-9])`,
+    { group: 1, entropy: 3 },
+  ),
+  rule(
+    'crypto-private-key',
+    ['mnemonic', 'seed phrase', 'seed_phrase', 'seedphrase', 'recovery phrase', 'recovery_phrase'],
+    `(?:${ci('mnemonic')}|${ci('seed')}[ _-]?${ci('phrase')}|${ci('recovery')}[ _-]?${ci('phrase')})[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:|${ci('is')})[ \\t]{0,3}(?:${Q}|\`)?((?:[a-z]{3,8}[ \\t]){11,23}[a-z]{3,8})(?![A-Za-z])`,
+    { group: 1, entropy: 2.5 },
+  ),
+  rule(
+    'crypto-private-key',
+    ['"d":"', '"d": "', '\\"d\\":\\"', '\\\\\\"d\\\\\\":\\\\\\"', '%22d%22%3a%22'],
+    `(?:\\\\{0,7}"|%22)d(?:\\\\{0,7}"|%22)[ \\t]?(?::|%3[Aa])[ \\t]?(?:\\\\{0,7}"|%22)${MIXED}([A-Za-z0-9_-]{32,700})(?![A-Za-z0-9_-])`,
+    { entropy: 3.5 },
+  ),
+  // A Google service-account key's `private_key_id` (40 hex; the key file's other half).
+  rule(
+    'secret-assignment',
+    ['private_key_id'],
+    `${ci('private_key_id')}\\\\{0,7}"?[ \\t]{0,3}:[ \\t]{0,3}\\\\{0,7}"([0-9a-f]{40})(?![0-9a-f])`,
+    { entropy: 2.5 },
+  ),
+  // Names of keying material the name rules do not read: pepper, PSK, psw/pword, WIF.
+  rule(
+    'secret-assignment',
+    ['pepper', 'psk', 'psw', 'pword'],
+    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  // Apple app-specific passwords (xxxx-xxxx-xxxx-xxxx, lower-case letters) under a password name.
+  rule(
+    'secret-assignment',
+    ['password', 'pass=', 'pass:', 'pwd'],
+    `(?:${ci('password')}|${ci('pass')}|${ci('pwd')})[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(?:${Q})?([a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4})(?![A-Za-z0-9-])`,
+    { group: 1, entropy: 2.5, needs: { operatorWithin: 40 } },
+  ),
+  // Tool syntax: an LDAP bind password (`-D "cn=..." -w X`), a PAT piped into `az devops login`,
+  // `vault operator unseal X`, a Gradle signing config's `storePassword "X"`.
+  rule(
+    'secret-flag',
+    ['-d "cn=', "-d 'cn=", '-d \\"cn=', '-d cn='],
+    `-D[ \\t]+(\\\\{0,3}["']?)[A-Za-z]{1,12}=[^"'\\n\\u0000]{1,200}?\\1[ \\t]+-w[ \\t]+(\\\\{0,3}["']?)([^\\s"'\\\\\\u0000-][^\\s"'\\\\\\u0000]{3,255})\\2`,
+    { group: 3, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['devops login'],
+    `(?<![A-Za-z0-9_])echo[ \\t]+(${Q}?)([^\\s"'$|\\\\\\u0000]{6,200})\\1[ \\t]*\\|[ \\t]*az[ \\t]+devops[ \\t]+login`,
+    { group: 2, entropy: 2, find: 'window', values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['operator unseal'],
+    `${ci('operator')}[ \\t]+${ci('unseal')}[ \\t]+(?:-[a-z-]+(?:=\\S+)?[ \\t]+)*(${Q}?)([A-Za-z0-9+/]{20,100}={0,2})\\1(?![A-Za-z0-9+/=])`,
+    { group: 2, entropy: 3 },
+  ),
+  rule(
+    'secret-assignment',
+    ['storepassword', 'keypassword'],
+    `(?:${ci('store')}|${ci('key')})${ci('password')}[ \\t]+(${Q})([^"'\\\\\\n\\u0000]{6,200})\\1`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  // A Jenkins generic-webhook-trigger URL carries its token in the query.
+  rule(
+    'webhook-url',
+    ['generic-webhook-trigger/invoke?'],
+    `generic-webhook-trigger/invoke\\?(?:[^\\s"'#&\\\\\\u0000]{1,100}&){0,4}(?:${ci('token')}|${ci('code')}|${ci('key')}|${ci('secret')})=([^\\s"'#&\\\\\\u0000]{8,400})`,
+    { group: 1, entropy: 2.5 },
+  ),
+  // Keys in provider URLs: Infura /v3/<key>, Alchemy /v2/<key>, Loggly /inputs/<token>/.
+  rule('provider-url-key', ['infura.io/v3/'], `${ci('infura')}\\.io/v3/([0-9a-f]{32})(?![0-9A-Za-z])`, {
+    group: 1,
+    entropy: 3,
+  }),
+  rule(
+    'provider-url-key',
+    ['alchemy.com/v2/', 'alchemyapi.io/v2/'],
+    `${ci('alchemy')}(?:\\.com|api\\.io)/v2/([A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])`,
+    { group: 1, entropy: 3 },
+  ),
+  rule(
+    'provider-url-key',
+    ['loggly.com/inputs/', 'loggly.com/bulk/'],
+    `${ci('loggly')}\\.com/(?:inputs|bulk)/(${UUID})`,
+    { group: 1, entropy: 2 },
+  ),
+  // Prefixes: Flagsmith server keys (ser.), Chromatic project tokens (chpt_), Langfuse secret keys
+  // (sk-lf-), Stytch secrets (secret-live-/secret-test-).
+  rule(
+    'flagsmith-key',
+    ['ser.'],
+    '(?<![A-Za-z0-9_.-])ser\\.(?=[A-Za-z]{0,39}[0-9])[A-Za-z0-9]{20,40}(?![A-Za-z0-9])',
+    {
+      entropy: 3.3,
+      needs: { digitTokenWithin: 4 },
+    },
+  ),
+  rule('chromatic-token', ['chpt_'], '(?<![A-Za-z0-9_])chpt_[0-9a-f]{14,40}(?![A-Za-z0-9])', {
+    entropy: 2.5,
+  }),
+  rule('langfuse-key', ['sk-lf-'], `(?<![A-Za-z0-9_])sk-lf-(?:${UUID}|[A-Za-z0-9]{20,64})(?![A-Za-z0-9-])`, {
+    entropy: 2.5,
+  }),
+  rule(
+    'stytch-secret',
+    ['secret-live-', 'secret-test-'],
+    '(?<![A-Za-z0-9_-])secret-(?:live|test)-[A-Za-z0-9_=-]{30,80}(?![A-Za-z0-9_=-])',
+    { entropy: 3.5 },
   ),
 ];

@@ -1416,8 +1416,9 @@ const FLAG_RE =
   /--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|pass|pwd|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key|secret-key|encryption-key|master-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
-  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|mongo(?:sh)?|(redis-cli))\s/;
-const SHORT_P_RE = /-[pa][ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|mongo(?:sh)?|snowsql|(redis-cli))\s/;
+// `-p X`, `-pX`, `-p=X` (docker login -p="..."), the quotes JSON-escaped or not.
+const SHORT_P_RE = /-[pa](?:[ \t]?|=)(\\?["']?)([^\s"'$<{\\\u0000-][^\s"'\\\u0000]{3,255})\1/y;
 const SHORT_P_GLUED_RE = /-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
 const PGPASS_RE =

@@ -44,6 +44,12 @@ describe('blind tuning: look-alikes left alone', () => {
       'url: https://deploy.acme.io/hooks/id/QmSxk3Z4hpBrtmLVC6ULGnumjBf3dVpM7QzHzARDUk2pNZ',
     ],
     ['a setter of a length', 'props.setProperty("PASSWORD_MIN_LENGTH", "12345678")'],
+    ['a Bearer header from a variable', 'Authorization: Bearer $TOKEN'],
+    [
+      'a table without a secret column',
+      '| env | region | owner |\n|-----|-----|-----|\n| prod | `eu-west-1a2b3c4d5` | @ops |',
+    ],
+    ['a mnemonic placeholder', 'MNEMONIC=<twelve words>'],
   ])('%s', (_name, text) => expect(mask(text)).toBe(text));
 });
 
@@ -63,9 +69,78 @@ describe('blind tuning: secrets masked', () => {
       j('5b07136d-0e57', '-48b4-a09a-b624f2371106'),
     ],
     ['setProperty', 'props.setProperty("CLICKHOUSE_PASSWORD", "', j('znCsFzF1p17', 'ebz~ykonnC')],
+    ['a Basic header value with symbols', 'curl -H "Authorization: Basic ', j('|.$hUUsd}', '7q;sE')],
+    [
+      'a Bearer header value with symbols',
+      "headers: { Authorization: 'Bearer ",
+      j('l-H8#KF1dQN', 'lT_4u_EBR'),
+    ],
+    ['AUTHORIZATION = base64', 'AUTHORIZATION = "', j('bWFydGEuazpfc3Vu', 'c2V0ODVLYW5nYXJvb18=')],
+    [
+      'a table with a secret column',
+      '| env | secret | owner |\n|-----|-----|-----|\n| prod | `',
+      j('FQVm7xx9WX1L', 'Y3CRmZwhL19e'),
+    ],
+    ['a German password name', 'PASSWORT=', j('Velvet-tiger', '-710*')],
+    ['Spanish prose', 'la contraseña de la base es ', j('tPXdQ;-JsGw7', 'YgJe>+4p')],
+    ['Portuguese prose', 'a senha do admin é ', j('wnVIH0i8Eiqq', 'GMBmczEg4PiHV4R646uC')],
+    ['French prose', 'le mot de passe du compte de service est ', j('mmABRtE4fG5f', 'k9uo6y9w9Q')],
+    [
+      'an extended private key',
+      'ENV XPRV=',
+      j(
+        'xprv9mxSfh6d6wZ1oZ6EKRUub53ak4M19JXXyaoQBPMunGgYi8i8wf',
+        'wujeVPCrFgDeAG1F2rDUBVZHLS89QaDMdnviyP85qeroUwuTsbVdFBLbB',
+      ),
+    ],
+    ['a WIF key by name', 'BTC_WIF=', j('KwX6kL3ihBAMYDmg4UFHVo4t2R2yZ4', 'eHxDdJjYuuKTpJxBRLmw3o')],
+    [
+      'a mnemonic',
+      "MNEMONIC='",
+      j('abstract decade napkin eager quarter carbon ', 'accuse narrow absent adapt saddle quarter'),
+    ],
+    ['a JWK private member', '{"kty":"EC","d":"', j('CBnuRNQYferOfj4BZacazjx', 'S2FuYHxIH2A5Rd-uhB2a')],
+    [
+      'a service account private_key_id',
+      '"private_key_id": "',
+      j('63b36dd6411bf0b287', '4fb6e2639493feb2d12a44'),
+    ],
+    ['a pepper', 'ARG PEPPER=', j('c1eaa5cf7ff4cc8c', 'bb849e9316847c40')],
+    ['an app-specific password', '- APPLE_APP_PASSWORD=', j('szug-wmqu', '-hnte-lhbb')],
+    [
+      'an LDAP bind password',
+      'ldapwhoami -H ldaps://ldap.corp:636 -D "cn=svc,dc=corp" -w ',
+      j('pUT0607MoG8v', '5yL3ivm8.'),
+    ],
+    [
+      'a PAT piped to az devops login',
+      'echo ',
+      j('adyhdajwbhdh7s4x4g3cxsxr', 'yu7yx75lzyibngfij4sosgqvdkcv'),
+    ],
+    [
+      'vault operator unseal',
+      'vault operator unseal ',
+      j('/1x+eA/bKajMU7Yjaf1Qfm1Ct', 'GMx/4L/0OHxOMJOopH='),
+    ],
+    [
+      'docker login -p=',
+      'docker login -u="acme+ci" -p="',
+      j('AN19N2UKEKJT59Q1Q3X6D6A61U92', 'YUX8I4RSS1JZHVPB76TK6BJLIRW9RW8IRQ21'),
+    ],
+    ['snowsql -p', 'snowsql -a xy12345 -u LOADER -p ', j('velvet', '1974+')],
+    [
+      'a generic-webhook-trigger token',
+      'https://ci.acme.io/generic-webhook-trigger/invoke?code=',
+      j('YFiwy18U5V', 'thAK~IXbHHW'),
+    ],
+    ['an Infura URL', 'https://mainnet.infura.io/v3/', j('fc0d20003277571c', '8572cb837739142f')],
+    ['a Flagsmith server key', 'il token è ', j('ser.8GzWJTQs5IH', 'jZhm0MM0ppELtrN')],
+    ['a Langfuse secret key', 'LANGFUSE: ', j('sk-lf-3470d7a3-77df', '-4e95-a638-7616650f03e7')],
   ])('%s', (_name, before, secret) => {
     const q = before.endsWith("'") ? "'" : before.endsWith('"') ? '"' : '';
-    const out = mask(`${before}${secret}${q} and more\n`);
+    const out = mask(
+      `${before}${secret}${q}${before.includes('| prod |') ? '` | @ops |' : ''}${before.startsWith('echo') ? ' | az devops login --organization x' : ''} and more\n`,
+    );
     expect(out).not.toContain(secret);
     expect(out).toContain('[[aegis-masked:');
   });
