@@ -10,6 +10,27 @@ export type BlindSample = { id: string; format: string; context: string; payload
 export const SAMPLES_PER_FORMAT = 6;
 export const SAMPLES_PER_NEGATIVE_KIND = 10;
 
+const NO_HTTP_FAMILIES = new Set(['private-key', 'crypto', 'password']);
+const NO_HTTP_NAMES = /age-secret|django|laravel|flask|session-secret|encryption-key|jwt-signing|hmac|pepper|unseal|nextauth|lfs-jwt|gitea-secret-key|gitea-internal|salts|keystore|wifi|bip39/;
+
+/** People spell the same variable many ways. */
+function varyName(r: Rng, n: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(n) || r.chance(0.6)) return n;
+  const words = n.split('_').filter(Boolean).map((w) => w.toLowerCase());
+  switch (r.int(5)) {
+    case 0:
+      return words.join('_');
+    case 1:
+      return words.join('-');
+    case 2:
+      return words[0] + words.slice(1).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+    case 3:
+      return words.join('.');
+    default:
+      return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('-');
+  }
+}
+
 const uniq = (xs: string[]): string[] => [...new Set(xs.filter((x) => x.length > 0))];
 
 export function generateBlindTuningCorpus(seed = 1): { samples: BlindSample[] } {
@@ -20,7 +41,8 @@ export function generateBlindTuningCorpus(seed = 1): { samples: BlindSample[] } 
     for (let i = 0; i < SAMPLES_PER_FORMAT; i++) {
       const ctx = CONTEXTS[ctxCounter++ % CONTEXTS.length]!;
       const g = f.gen(r);
-      const leak: Leak = { name: r.pick(f.names), value: g.value, secrets: g.secrets, kind: g.value.includes('\n') ? 'pem' : f.kind, own: f.own, header: f.header, host: f.host };
+      const noHttp = f.kind === 'pass' || NO_HTTP_FAMILIES.has(f.family) || NO_HTTP_NAMES.test(f.name);
+      const leak: Leak = { name: varyName(r, r.pick(f.names)), value: g.value, secrets: g.secrets, kind: g.value.includes('\n') ? 'pem' : f.kind, own: f.own, header: f.header, host: f.host, noHttp };
       const out = render(r, ctx, leak);
       samples.push({ id: `blind-${f.name}-${i + 1}`, format: f.name, context: out.context, payload: out.payload, secrets: uniq(out.secrets), keep: [] });
     }

@@ -234,7 +234,7 @@ export const FORMATS: FormatDef[] = [
   urlFmt('git-credentials-url', 'forge', ['.git-credentials', 'REPO_URL'], (r) => {
     const t = r.str(40, HEX);
     return { url: `https://${user(r)}:${t}@gitea.example.org/ops/${r.pick(['infra', 'site', 'charts'])}.git`, secret: t };
-  }),
+  }, { own: ['[remote "origin"]\n\turl = {v}\n\tfetch = +refs/heads/*:refs/remotes/origin/*', '{v}', 'git clone {v}', "fatal: unable to access '{v}/': The requested URL returned error: 403", 'remote: Invalid username or password.\nfatal: Authentication failed for \'{v}\''] }),
   urlFmt('ftp-url', 'data', ['FTP_URL', 'DEPLOY_TARGET'], (r) => {
     const e = urlEnc(pw(r));
     return { url: `ftp://webmaster:${e}@ftp.acme-hosting.de/public_html`, secret: e };

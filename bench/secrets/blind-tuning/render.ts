@@ -3,7 +3,7 @@
 import type { Kind } from './formats';
 import { AN, DIG, HEX, LAN, Rng, b64, charwise, dqEsc, goDate, goEsc, goJson, ident, isoDate, nlEsc, sha1, shDqEsc, urlEnc, xmlEsc } from './util';
 
-export type Leak = { name: string; value: string; secrets: string[]; kind: Kind; own?: string[]; header?: string; host?: string; neg?: boolean };
+export type Leak = { name: string; value: string; secrets: string[]; kind: Kind; own?: string[]; header?: string; host?: string; neg?: boolean; noHttp?: boolean };
 export type Snip = { text: string; secrets: string[]; lang: string };
 export type Rendered = { context: string; payload: string; secrets: string[] };
 
@@ -42,17 +42,22 @@ function yamlKV(l: Leak, key: string, indent: string): Snip {
   return put(`${indent}${key}: '{v}'`, l, yamlSq);
 }
 
-export const SNIPPET_STYLES = ['env', 'yaml', 'json', 'toml', 'ini', 'properties', 'xml', 'hcl', 'dockerfile', 'compose', 'k8s', 'shell', 'python', 'js', 'ts', 'go', 'java', 'csharp', 'ruby', 'php', 'powershell', 'makefile', 'workflow', 'curl', 'httpie', 'wget', 'grpcurl', 'prose', 'table', 'jsonlog', 'stacktrace', 'dockerrun', 'kubectl', 'ghsecret', 'own'] as const;
+export const SNIPPET_STYLES = ['env', 'yaml', 'json', 'toml', 'ini', 'properties', 'xml', 'hcl', 'dockerfile', 'compose', 'k8s', 'shell', 'python', 'js', 'ts', 'go', 'java', 'csharp', 'ruby', 'php', 'powershell', 'makefile', 'workflow', 'curl', 'httpie', 'wget', 'grpcurl', 'prose', 'table', 'jsonlog', 'stacktrace', 'dockerrun', 'kubectl', 'ghsecret', 'urlquery', 'formbody', 'basicauth', 'dockerauth', 'own'] as const;
 export type Style = (typeof SNIPPET_STYLES)[number];
 const PEM_OK: Style[] = ['env', 'yaml', 'json', 'toml', 'hcl', 'k8s', 'shell', 'python', 'js', 'ts', 'go', 'java', 'csharp', 'ruby', 'jsonlog', 'prose', 'workflow', 'own'];
 const NEG_OK: Style[] = ['env', 'yaml', 'json', 'toml', 'ini', 'properties', 'xml', 'hcl', 'dockerfile', 'compose', 'workflow', 'jsonlog', 'own'];
+
+const HTTP_STYLES: Style[] = ['curl', 'httpie', 'wget', 'grpcurl', 'stacktrace', 'urlquery', 'formbody'];
 
 export function chooseStyle(r: Rng, l: Leak): Style {
   if (l.own?.length && r.chance(l.neg ? 0.75 : 0.4)) return 'own';
   const pool: readonly Style[] = l.neg ? NEG_OK : l.kind === 'pem' ? PEM_OK : SNIPPET_STYLES;
   for (;;) {
     const s = r.pick(pool);
-    if (s !== 'own' || l.own?.length) return s;
+    if (s === 'own' && !l.own?.length) continue;
+    if (l.noHttp && HTTP_STYLES.includes(s)) continue;
+    if ((s === 'basicauth' || s === 'dockerauth') && l.kind !== 'pass' && !r.chance(0.3)) continue;
+    return s;
   }
 }
 
@@ -188,6 +193,18 @@ export function snippet(r: Rng, l: Leak, style: Style): Snip {
       return withLang(put(`docker run --rm -e ${en}={v} ghcr.io/acme/worker:1.8.2`, l, nlEsc), 'bash');
     case 'kubectl':
       return withLang(put(`kubectl -n prod create secret generic app-secrets --from-literal=${n.replace(/[^A-Za-z0-9._-]/g, '_')}='{v}'`, l, charwise({ "'": "'\\''", '\n': '\\n' })), 'bash');
+    case 'urlquery':
+      return put(`https://${host(r, l)}${r.pick(['/api/export', '/v2/report', '/hooks/ingest', '/download'])}?${r.pick(['format=csv&', '', 'page=2&'])}${r.pick(['api_key', 'token', 'access_token', 'key', 'apiKey', 'auth'])}={v}`, l, urlEnc);
+    case 'formbody':
+      return withLang(put(`curl -X POST https://${host(r, l)}/oauth/token \\\n  -d grant_type=client_credentials \\\n  -d client_id=${r.str(20, LAN)} \\\n  -d "client_secret={v}"`, l, (x) => shDqEsc(urlEnc(x))), 'bash');
+    case 'basicauth': {
+      const enc = b64(`${r.pick(['ci', 'admin', 'deploy', 'api', 'svc-build'])}:${l.value}`);
+      return withLang({ text: r.pick([`Authorization: Basic ${enc}`, `curl -H "Authorization: Basic ${enc}" https://${host(r, l)}/v2/_catalog`, `> GET /api/v1/status HTTP/1.1\n> Host: ${host(r, l)}\n> Authorization: Basic ${enc}\n> User-Agent: curl/8.5.0`]), secrets: [enc], lang: 'http' }, 'http');
+    }
+    case 'dockerauth': {
+      const enc = b64(`${r.pick(['ci-bot', 'robot$acme+push', 'AWS', '_json_key', 'oauth2accesstoken'])}:${l.value}`);
+      return withLang({ text: `{\n  "auths": {\n    "${r.pick(['registry.acme.io', 'ghcr.io', 'https://index.docker.io/v1/', 'harbor.corp:8443'])}": {\n      "auth": "${enc}"\n    }\n  }\n}`, secrets: [enc], lang: 'json' }, 'json');
+    }
     case 'ghsecret':
       return withLang(put(`gh secret set ${en} --repo acme/api --body "{v}"`, l, shDqEsc), 'bash');
   }
@@ -222,6 +239,45 @@ const FILE_KINDS: Record<string, { style: Style; paths: string[]; before: string
 };
 const FILE_KIND_NAMES = Object.keys(FILE_KINDS);
 
+const OWN_PATHS: [RegExp, string[]][] = [
+  [/_authToken|_auth=|always-auth/, ['.npmrc', 'frontend/.npmrc']],
+  [/npmAuthToken/, ['.yarnrc.yml']],
+  [/^\[pypi\]/m, ['.pypirc']],
+  [/^machine /m, ['.netrc', '_netrc']],
+  [/"auths"/, ['.docker/config.json', 'ci/docker-config.json']],
+  [/\[\[runners\]\]/, ['/etc/gitlab-runner/config.toml']],
+  [/credentials "app\.terraform\.io"/, ['.terraformrc']],
+  [/<server>/, ['.m2/settings.xml']],
+  [/^users:/m, ['kubeconfig', '.kube/config']],
+  [/^\[(security|server|oauth2)\]/m, ['custom/conf/app.ini', 'gitea/app.ini']],
+  [/network=\{/, ['wpa_supplicant.conf']],
+  [/requirepass/, ['redis.conf']],
+  [/android \{/, ['app/build.gradle']],
+  [/packageSourceCredentials/, ['NuGet.Config']],
+  [/github-oauth/, ['auth.json']],
+  [/^\[nas\]/m, ['.config/rclone/rclone.conf']],
+  [/host_base/, ['.s3cfg']],
+  [/max-body/, ['.edgerc']],
+  [/^\[api\]\nemail/m, ['.zuliprc']],
+  [/authtoken:/, ['.config/ngrok/ngrok.yml']],
+  [/rubygems_api_key/, ['.gem/credentials']],
+  [/^\[registry\]/m, ['.cargo/credentials.toml']],
+  [/default_settings/, ['newrelic.yml']],
+  [/^\[auth\]\ntoken/m, ['.sentryclirc']],
+  [/oauth_token:/, ['.config/gh/hosts.yml']],
+  [/define\(/, ['wp-config.php']],
+  [/aws_secret_access_key/, ['.aws/credentials']],
+  [/sasl\./, ['client.properties']],
+  [/^\[remote /m, ['.git/config']],
+  [/^https:\/\/[^\s]+@/m, ['.git-credentials']],
+  [/ethers\.Wallet|accounts: \[/, ['hardhat.config.js', 'scripts/deploy.js']],
+  [/^\{"/, ['.runner', 'config/credentials.json']],
+];
+function ownPath(r: Rng, text: string): string {
+  for (const [re, paths] of OWN_PATHS) if (re.test(text)) return r.pick(paths);
+  return r.pick(['scripts/setup.sh', 'NOTES.md', 'docs/deploy.md', 'Makefile.local', 'tmp/commands.txt', 'README.md']);
+}
+
 export function rawFile(r: Rng, l: Leak): { path: string; text: string; secrets: string[]; lang: string } {
   let kindName = r.pick(FILE_KIND_NAMES);
   if (l.own?.length && r.chance(0.35)) kindName = 'own';
@@ -236,7 +292,8 @@ export function rawFile(r: Rng, l: Leak): { path: string; text: string; secrets:
   let s = snippet(r, l, fk.style);
   if (fk.style === 'json' && !s.text.startsWith('{')) s = snippet(r, l, 'json');
   const text = [...fk.before, s.text, ...fk.after].join('\n') + '\n';
-  return { path: r.pick(fk.paths), text, secrets: s.secrets, lang: s.lang };
+  const path = fk.style === 'own' ? ownPath(r, s.text) : r.pick(fk.paths);
+  return { path, text, secrets: s.secrets, lang: s.lang };
 }
 
 // ---------- Gitea objects
