@@ -85,7 +85,7 @@ function b58check(r: Rng, n: number, lead: string): string {
 
 const BIP39 = ['abandon', 'ability', 'able', 'about', 'above', 'absent', 'absorb', 'abstract', 'absurd', 'abuse', 'access', 'accident', 'account', 'accuse', 'achieve', 'acid', 'acoustic', 'acquire', 'across', 'act', 'action', 'actor', 'actress', 'actual', 'adapt', 'add', 'addict', 'address', 'adjust', 'admit', 'adult', 'advance', 'advice', 'aerobic', 'affair', 'afford', 'afraid', 'again', 'age', 'agent', 'bacon', 'badge', 'balance', 'bamboo', 'banner', 'barrel', 'basket', 'battle', 'beach', 'beauty', 'become', 'before', 'cabbage', 'cabin', 'cable', 'cactus', 'candy', 'canvas', 'carbon', 'cargo', 'dash', 'daughter', 'dawn', 'debate', 'decade', 'decline', 'eager', 'eagle', 'early', 'earth', 'fabric', 'faculty', 'galaxy', 'garden', 'habit', 'hammer', 'ice', 'icon', 'jacket', 'jaguar', 'kangaroo', 'kitchen', 'ladder', 'lamp', 'machine', 'magnet', 'napkin', 'narrow', 'oak', 'object', 'paddle', 'palace', 'quantum', 'quarter', 'rabbit', 'radar', 'saddle', 'salmon', 'table', 'talent', 'umbrella', 'unable', 'vacuum', 'valley', 'wagon', 'walnut', 'yard', 'zebra'];
 
-function urlFmt(name: string, family: string, names: string[], build: (r: Rng) => { url: string; secret: string }, o: Partial<FormatDef> = {}): FormatDef {
+function urlFmt(name: string, family: string, names: string[], build: (r: Rng) => { url: string; secret: string | string[] }, o: Partial<FormatDef> = {}): FormatDef {
   return {
     name,
     family,
@@ -93,7 +93,7 @@ function urlFmt(name: string, family: string, names: string[], build: (r: Rng) =
     kind: 'url',
     gen: (r) => {
       const { url, secret } = build(r);
-      return { value: url, secrets: [secret] };
+      return { value: url, secrets: Array.isArray(secret) ? secret : [secret] };
     },
     ...o,
   };
@@ -327,7 +327,7 @@ export const FORMATS: FormatDef[] = [
   urlFmt('google-chat-webhook', 'chat', ['GCHAT_WEBHOOK'], (r) => {
     const k = J('AI', 'za') + r.str(35, AN + '-_');
     const t = r.str(43, AN + '-_') + '%3D';
-    return { url: `https://chat.googleapis.com/v1/spaces/AAAA${r.str(7, AN)}/messages?key=${k}&token=${t}`, secret: t };
+    return { url: `https://chat.googleapis.com/v1/spaces/AAAA${r.str(7, AN)}/messages?key=${k}&token=${t}`, secret: [t, k] };
   }),
   tok('zulip-api-key', 'chat', ['ZULIP_API_KEY', 'key'], (r) => r.str(32, AN), { own: ['[api]\nemail=deploy-bot@acme.zulipchat.com\nkey={v}\nsite=https://acme.zulipchat.com'] }),
   tok('twitch-oauth', 'chat', ['TWITCH_OAUTH'], (r) => 'oauth:' + r.str(30, LAN)),
@@ -556,6 +556,108 @@ export const FORMATS: FormatDef[] = [
   tok('redis-requirepass', 'password', ['requirepass'], (r) => r.str(32, AN), { kind: 'pass', own: ['bind 0.0.0.0\nport 6379\nrequirepass {v}\nmaxmemory 2gb'] }),
   tok('grafana-admin-password', 'password', ['GF_SECURITY_ADMIN_PASSWORD', 'admin_password'], (r) => humanPassword(r), { kind: 'pass' }),
   tok('vnc-password', 'password', ['VNC_PASSWORD', 'x11vnc_passwd'], (r) => r.str(8, AN), { kind: 'pass' }),
+  // ---- less common armours, syntaxes and providers
+  {
+    name: 'openvpn-static-key',
+    family: 'private-key',
+    names: ['ta.key', 'tls_auth_key'],
+    kind: 'pem',
+    gen: (r) => {
+      const lines = Array.from({ length: 16 }, () => r.str(32, HEX));
+      return { value: ['#', '# 2048 bit OpenVPN static key', '#', J(BEGIN, 'OpenVPN Static key V1-----'), ...lines, J(END, 'OpenVPN Static key V1-----')].join('\n'), secrets: lines };
+    },
+  },
+  {
+    name: 'wireguard-private-key',
+    family: 'private-key',
+    names: ['PrivateKey', 'WG_PRIVATE_KEY', 'wireguard_private_key'],
+    kind: 'token',
+    gen: (r) => one(b64(r.bytes(32))),
+    own: ['[Interface]\nAddress = 10.8.0.2/24\nPrivateKey = {v}\nDNS = 1.1.1.1\n\n[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\nEndpoint = vpn.acme.io:51820\nAllowedIPs = 0.0.0.0/0', 'wg set wg0 private-key <(echo {v})'],
+  },
+  {
+    name: 'minisign-secret-key',
+    family: 'private-key',
+    names: ['MINISIGN_KEY', 'minisign.key'],
+    kind: 'pem',
+    gen: (r) => {
+      const k = 'RWRTY0Iy' + r.str(204, B64) + '==';
+      return { value: 'untrusted comment: minisign encrypted secret key\n' + k, secrets: [k] };
+    },
+  },
+  tok('totp-seed', 'auth', ['TOTP_SECRET', 'otp_secret', 'MFA_SEED'], (r) => r.str(32, B32), { own: ['otpauth://totp/Acme:ci-bot@acme.io?secret={v}&issuer=Acme', 'oathtool --totp -b {v}', 'If the QR code does not scan, enter this setup key manually: {v}'] }),
+  {
+    name: 'recovery-codes',
+    family: 'auth',
+    names: ['recovery_codes'],
+    kind: 'token',
+    gen: (r) => {
+      const codes = Array.from({ length: 8 }, () => r.str(5, LAN) + '-' + r.str(5, LAN));
+      return { value: codes.join('\n'), secrets: codes };
+    },
+  },
+  tok('jupyter-token', 'data', ['JUPYTER_TOKEN'], (r) => r.str(48, HEX), { own: ['    To access the server, open this file in a browser:\n        file:///root/.local/share/jupyter/runtime/jpserver-7-open.html\n    Or copy and paste one of these URLs:\n        http://127.0.0.1:8888/lab?token={v}', 'jupyter lab --ServerApp.token={v} --ip=0.0.0.0'] }),
+  tok('grafana-legacy-api-key', 'observability', ['GRAFANA_API_KEY'], (r) => b64(JSON.stringify({ k: r.str(32, AN), n: r.pick(['ci', 'terraform', 'backup']), id: r.range(1, 9) }))),
+  tok('webex-bot-token', 'chat', ['WEBEX_TOKEN'], (r) => r.str(64, AN) + '_' + r.pick(['PF84', 'P0A1']) + '_' + uuid(r)),
+  tok('rocketchat-auth-token', 'chat', ['X-Auth-Token', 'ROCKETCHAT_TOKEN'], (r) => r.str(43, AN + '-_'), { header: 'X-Auth-Token: {v}', host: 'chat.acme.io' }),
+  tok('mattermost-pat', 'chat', ['MATTERMOST_TOKEN'], (r) => r.str(26, LAN), { own: ['mmctl auth login https://chat.acme.io --name prod --access-token {v}'] }),
+  tok('vk-token', 'saas', ['VK_TOKEN'], (r) => J('vk', '1.a.') + r.str(180, AN + '-_')),
+  tok('naver-client-secret', 'saas', ['X-Naver-Client-Secret', 'NAVER_CLIENT_SECRET'], (r) => r.str(10, AN), { header: 'X-Naver-Client-Secret: {v}', host: 'openapi.naver.com' }),
+  tok('wechat-appsecret', 'saas', ['WECHAT_APPSECRET', 'appsecret'], (r) => r.str(32, HEX), { own: ['https://api.weixin.qq.com/cgi-bin/token?grant_type=client_credential&appid=wx' + 'd4c9a1b2e3f40516' + '&secret={v}'] }),
+  urlFmt('dingtalk-webhook', 'chat', ['DINGTALK_WEBHOOK'], (r) => {
+    const t = r.str(64, HEX);
+    return { url: `https://oapi.dingtalk.com/robot/send?access_token=${t}`, secret: t };
+  }),
+  tok('dingtalk-sign-secret', 'chat', ['DINGTALK_SECRET'], (r) => 'SEC' + r.str(64, HEX)),
+  urlFmt('feishu-webhook', 'chat', ['FEISHU_WEBHOOK', 'LARK_HOOK_URL'], (r) => {
+    const t = uuid(r);
+    return { url: `https://open.feishu.cn/open-apis/bot/v2/hook/${t}`, secret: t };
+  }),
+  urlFmt('wecom-webhook', 'chat', ['WECOM_WEBHOOK_URL'], (r) => {
+    const t = uuid(r);
+    return { url: `https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${t}`, secret: t };
+  }),
+  tok('pushover-token', 'chat', ['PUSHOVER_TOKEN', 'PUSHOVER_USER_KEY'], (r) => r.str(30, LAN)),
+  tok('ifttt-maker-key', 'saas', ['IFTTT_KEY'], (r) => r.str(22, AN + '-_'), { own: ['curl -X POST https://maker.ifttt.com/trigger/deploy_done/with/key/{v}'] }),
+  urlFmt('zapier-webhook', 'saas', ['ZAPIER_HOOK_URL'], (r) => {
+    const t = r.str(7, DIG) + '/' + r.str(6, LAN);
+    return { url: `https://hooks.zapier.com/hooks/catch/${t}/`, secret: t };
+  }),
+  urlFmt('make-webhook', 'saas', ['MAKE_WEBHOOK_URL'], (r) => {
+    const t = r.str(32, LAN);
+    return { url: `https://hook.${r.pick(['eu1', 'eu2', 'us1'])}.make.com/${t}`, secret: t };
+  }),
+  urlFmt('s3-presigned-url', 'cloud', ['download_url', 'PRESIGNED_URL'], (r) => {
+    const sig = r.str(64, HEX);
+    const kid = J('AS', 'IA') + r.str(16, B32);
+    return { secret: [sig, kid], url: `https://acme-exports.s3.eu-west-1.amazonaws.com/reports/2026-01.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${kid}%2F20260105%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20260105T101112Z&X-Amz-Expires=604800&X-Amz-SignedHeaders=host&X-Amz-Signature=${sig}` };
+  }),
+  urlFmt('gcs-signed-url', 'cloud', ['signed_url'], (r) => {
+    const sig = r.str(512, HEX);
+    return { url: `https://storage.googleapis.com/acme-artifacts/build.zip?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=ci%40acme-prod.iam.gserviceaccount.com%2F20260105%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Date=20260105T101112Z&X-Goog-Expires=3600&X-Goog-SignedHeaders=host&X-Goog-Signature=${sig}`, secret: sig };
+  }),
+  urlFmt('oauth-fragment-token', 'auth', ['redirect'], (r) => {
+    const t = r.str(40, AN + '-_');
+    return { url: `https://app.acme.io/callback#access_token=${t}&token_type=Bearer&expires_in=3600&state=${r.str(8, LAN)}`, secret: t };
+  }),
+  urlFmt('http-basic-in-url', 'password', ['GRAFANA_URL', 'ES_URL', 'REGISTRY_MIRROR'], (r) => {
+    const p = urlEnc(pw(r));
+    return { url: `https://admin:${p}@${r.pick(['grafana.internal', 'es.lan:9200', 'nexus.corp.example.net'])}/`, secret: p };
+  }),
+  urlFmt('pgpass-line', 'data', ['.pgpass'], (r) => {
+    const p = r.str(18, AN + '!#%-_');
+    return { url: `${host(r)}:5432:*:${user(r)}:${p}`, secret: p };
+  }, { own: ['{v}', 'echo "{v}" >> ~/.pgpass && chmod 600 ~/.pgpass'] }),
+  tok('session-cookie', 'auth', ['Cookie', 'session'], (r) => r.pick([`PHPSESSID=${r.str(26, LAN)}`, `JSESSIONID=${r.str(32, HEXU)}`, `connect.sid=s%3A${r.str(32, AN + '-_')}.${r.str(43, AN + '%')}`, `i_like_gitea=${r.str(16, HEX)}`, `_session_id=${r.str(32, HEX)}`]).split('=')[1] ?? '', { own: ['Cookie: i_like_gitea={v}; lang=en-US', 'curl -b "session={v}" https://app.acme.io/admin/export', '> Cookie: JSESSIONID={v}'] }),
+  tok('gitea-app-ini-passwd', 'forge', ['PASSWD', 'GITEA__database__PASSWD', 'GITEA__mailer__PASSWD'], (r) => humanPassword(r), { kind: 'pass', own: ['[database]\nDB_TYPE = postgres\nHOST = db:5432\nNAME = gitea\nUSER = gitea\nPASSWD = {v}', '[mailer]\nENABLED = true\nSMTP_ADDR = smtp.acme.io\nUSER = gitea@acme.io\nPASSWD = `{v}`', '      - GITEA__database__PASSWD={v}'] }),
+  tok('drone-rpc-secret', 'cicd', ['DRONE_RPC_SECRET', 'WOODPECKER_AGENT_SECRET'], (r) => r.str(32, HEX)),
+  tok('argocd-admin-password', 'cicd', ['ARGOCD_PASSWORD'], (r) => r.str(16, AN + '-'), { kind: 'pass', own: ['argocd login argocd.acme.io --username admin --password {v} --grpc-web', '$ kubectl -n argocd get secret argocd-initial-admin-secret -o jsonpath="{.data.password}" | base64 -d\n{v}'] }),
+  tok('snmp-community', 'password', ['community', 'snmp_community'], (r) => r.str(14, AN), { kind: 'pass', own: ['snmpwalk -v2c -c {v} 10.0.0.1 system', 'rocommunity {v} 10.0.0.0/16'] }),
+  tok('az-sp-secret-cli', 'cloud', ['AZURE_CLIENT_SECRET'], (r) => r.str(3, AN) + J('8', 'Q~') + r.str(31, AN + '_-.~'), { own: ['az login --service-principal -u ' + '2f1c3b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b' + ' -p {v} --tenant acme.onmicrosoft.com'] }),
+  tok('terraform-var-password', 'password', ['db_password'], (r) => humanPassword(r), { kind: 'pass', own: ["terraform apply -auto-approve -var 'db_password={v}'", 'TF_VAR_db_password={v} terraform plan', 'helm upgrade --install pg bitnami/postgresql --set auth.postgresPassword={v}', 'ansible-playbook deploy.yml -e "ansible_become_password={v}"'] }),
+  tok('systemd-environment', 'auth', ['API_TOKEN'], (r) => r.str(40, AN), { own: ['[Service]\nEnvironment="API_TOKEN={v}"\nExecStart=/usr/local/bin/exporter', 'proxy_set_header Authorization "Bearer {v}";', 'SetEnv API_TOKEN {v}', 'set -x API_TOKEN {v}', 'setx API_TOKEN "{v}"', 'set API_TOKEN={v}'] }),
+  tok('paas-secrets-set', 'paas', ['SECRET'], (r) => r.str(40, AN), { own: ['fly secrets set STRIPE_KEY={v} -a acme-api', 'heroku config:set SECRET_TOKEN={v} -a acme-prod', 'railway variables --set "API_KEY={v}"', 'echo -n {v} | vercel env add API_KEY production', 'echo {v} | docker secret create api_key -', 'kubectl create secret docker-registry regcred --docker-server=registry.acme.io --docker-username=ci --docker-password={v}'] }),
+  tok('git-insteadof-token', 'forge', ['url'], (r) => ghTok(r, J('gh', 'p_')), { own: ['git config --global url."https://{v}@github.com/".insteadOf "https://github.com/"', '[url "https://oauth2:{v}@gitlab.com/"]\n\tinsteadOf = https://gitlab.com/'] }),
 ];
 
 export function familyOf(name: string): string {

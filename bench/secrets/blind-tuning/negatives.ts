@@ -106,6 +106,16 @@ export const NEGATIVES: NegDef[] = [
   neg('public-ssh-host-keys-known-hosts', ['known_hosts'], (r) => 'gitea.example.org ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBB' + r.str(86, B64) + '=', ['{v}', 'echo "{v}" >> ~/.ssh/known_hosts']),
   neg('base32-totp-doc-example', ['issuer'], (r) => `otpauth://totp/Acme:demo?issuer=Acme&algorithm=SHA1&digits=6&period=30&label=${r.str(6, LOW)}`, ['Scan this test URI in the docs: {v}']),
   neg('dependabot-branch-hash', ['branch'], (r) => `renovate/${r.pick(['lodash', 'go-deps', 'docker-node'])}-${r.str(8, HEX)}`, ['Branch {v} was force-pushed', 'git push origin {v}']),
+  neg('wireguard-public-key', ['PublicKey'], (r) => b64(r.bytes(32)), ['[Peer]\nPublicKey = {v}\nEndpoint = vpn.acme.io:51820\nAllowedIPs = 10.8.0.0/24', 'wg show wg0\npeer: {v}\n  endpoint: 203.0.113.7:51820']),
+  neg('age-public-key', ['recipient'], (r) => 'age1' + r.str(58, BECH32), ['age -r {v} -o secrets.enc.yaml secrets.yaml', 'creation_rules:\n  - path_regex: .*\\.enc\\.yaml$\n    age: {v}']),
+  neg('minisign-public-key', ['pubkey'], (r) => 'RWQ' + r.str(53, B64), ['minisign -Vm acme-cli.tar.gz -P {v}', 'untrusted comment: minisign public key\n{v}']),
+  { kind: 'pgp-signature-block', names: ['signature'], lk: 'pem', gen: (r) => cert(r, 'PGP SIGNATURE', 300, [0x89, 0x02, 0x33, 0x04]) },
+  { kind: 'jwks-public-modulus', names: ['jwks'], lk: 'token', gen: (r) => { const n = r.str(342, B64U); return { value: JSON.stringify({ keys: [{ kty: 'RSA', use: 'sig', kid: r.str(16, HEX), alg: 'RS256', n, e: 'AQAB' }] }), keep: [n] }; }, own: ['{v}', 'GET /.well-known/jwks.json -> {v}'] },
+  neg('saml-metadata-certificate', ['X509Certificate'], (r) => 'MIIC' + r.str(800, B64) + '=', ['<ds:KeyInfo><ds:X509Data><ds:X509Certificate>{v}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>']),
+  neg('solana-address', ['pubkey'], (r) => r.str(44, B58), ['solana balance {v}', 'Program Id: {v}']),
+  neg('sigstore-rekor-uuid', ['rekor'], (r) => r.str(80, HEX), ['tlog entry created with index: 112233445\nhttps://search.sigstore.dev/?uuid={v}']),
+  neg('x5c-chain', ['x5c'], (r) => 'MIID' + r.str(1100, B64) + '==', ['{"kty":"RSA","x5c":["{v}"],"x5t":"' + 'kzMPdMgZyxmYp8aAfyjY9Pb3xOk' + '"}']),
+  neg('public-ed25519-hex', ['verify_key'], (r) => r.str(64, HEX), ['Ed25519 public key (hex): {v}', 'trusted-public-keys = cache.acme.io-1:{v}']),
 ];
 void B64U;
 void UP;

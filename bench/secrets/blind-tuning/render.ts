@@ -153,7 +153,8 @@ export function snippet(r: Rng, l: Leak, style: Style): Snip {
     case 'curl': {
       const h = hdr(l);
       const url = `https://${host(r, l)}${r.pick(API_PATHS)}`;
-      if (l.kind === 'url') return withLang(put(`curl -fsS "{v}"`, l, shDqEsc), 'bash');
+      if (l.kind === 'url' && /^https?:/.test(l.value)) return withLang(put(`curl -fsS "{v}"`, l, shDqEsc), 'bash');
+      if (l.kind === 'url') return snippet(r, l, 'stacktrace');
       return withLang(put(`curl -sS -X ${r.pick(['GET', 'POST'])} "${url}" \\\n  -H "${h}" \\\n  -H "Content-Type: application/json"`, l, shDqEsc), 'bash');
     }
     case 'httpie':
@@ -194,7 +195,7 @@ export function snippet(r: Rng, l: Leak, style: Style): Snip {
     case 'kubectl':
       return withLang(put(`kubectl -n prod create secret generic app-secrets --from-literal=${n.replace(/[^A-Za-z0-9._-]/g, '_')}='{v}'`, l, charwise({ "'": "'\\''", '\n': '\\n' })), 'bash');
     case 'urlquery':
-      return put(`https://${host(r, l)}${r.pick(['/api/export', '/v2/report', '/hooks/ingest', '/download'])}?${r.pick(['format=csv&', '', 'page=2&'])}${r.pick(['api_key', 'token', 'access_token', 'key', 'apiKey', 'auth'])}={v}`, l, urlEnc);
+      return put(`https://${host(r, l)}${r.pick(['/api/export', '/v2/report', '/hooks/ingest', '/download'])}?${r.pick(['format=csv&', '', 'page=2&'])}${l.kind === 'url' ? r.pick(['dsn', 'target', 'url', 'source']) : r.pick(['api_key', 'token', 'access_token', 'key', 'apiKey', 'auth'])}={v}`, l, urlEnc);
     case 'formbody':
       return withLang(put(`curl -X POST https://${host(r, l)}/oauth/token \\\n  -d grant_type=client_credentials \\\n  -d client_id=${r.str(20, LAN)} \\\n  -d "client_secret={v}"`, l, (x) => shDqEsc(urlEnc(x))), 'bash');
     case 'basicauth': {
@@ -488,7 +489,7 @@ export function render(r: Rng, ctx: Context, l: Leak): Rendered {
       if (hookish) {
         url = l.value;
         secrets = l.secrets;
-      } else if (l.neg || r.chance(0.5)) {
+      } else if (l.neg || l.kind === 'url' || r.chance(0.5)) {
         const param = l.neg ? r.pick(['ref', 'sha', 'id', 'rev', 'build']) : r.pick(['token', 'key', 'apikey', 'secret', 'code', 'auth']);
         url = r.chance(0.5) ? `https://ci.acme.io/generic-webhook-trigger/invoke?${param}=${urlEnc(l.value)}` : `https://deploy.acme.io/hooks/${param}/${urlEnc(l.value)}`;
         secrets = l.secrets.map(urlEnc);
