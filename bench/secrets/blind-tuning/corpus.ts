@@ -42,7 +42,7 @@ export function generateBlindTuningCorpus(seed = 1): { samples: BlindSample[] } 
       const ctx = CONTEXTS[ctxCounter++ % CONTEXTS.length]!;
       const g = f.gen(r);
       const noHttp = f.kind === 'pass' || NO_HTTP_FAMILIES.has(f.family) || NO_HTTP_NAMES.test(f.name);
-      const leak: Leak = { name: varyName(r, r.pick(f.names)), value: g.value, secrets: g.secrets, kind: g.value.includes('\n') ? 'pem' : f.kind, own: f.own, header: f.header, host: f.host, noHttp };
+      const leak: Leak = { name: varyName(r, r.pick(f.names)), value: g.value, secrets: g.secrets, kind: g.value.includes('\n') ? 'pem' : f.kind, own: f.own, header: f.header, host: f.host, noHttp, family: f.family };
       const out = render(r, ctx, leak);
       samples.push({ id: `blind-${f.name}-${i + 1}`, format: f.name, context: out.context, payload: out.payload, secrets: uniq(out.secrets), keep: [] });
     }

@@ -3,7 +3,7 @@
 import type { Kind } from './formats';
 import { AN, DIG, HEX, LAN, Rng, b64, charwise, dqEsc, goDate, goEsc, goJson, ident, isoDate, nlEsc, sha1, shDqEsc, urlEnc, xmlEsc } from './util';
 
-export type Leak = { name: string; value: string; secrets: string[]; kind: Kind; own?: string[]; header?: string; host?: string; neg?: boolean; noHttp?: boolean };
+export type Leak = { name: string; value: string; secrets: string[]; kind: Kind; own?: string[]; header?: string; host?: string; neg?: boolean; noHttp?: boolean; family?: string };
 export type Snip = { text: string; secrets: string[]; lang: string };
 export type Rendered = { context: string; payload: string; secrets: string[] };
 
@@ -42,12 +42,24 @@ function yamlKV(l: Leak, key: string, indent: string): Snip {
   return put(`${indent}${key}: '{v}'`, l, yamlSq);
 }
 
-export const SNIPPET_STYLES = ['env', 'yaml', 'json', 'toml', 'ini', 'properties', 'xml', 'hcl', 'dockerfile', 'compose', 'k8s', 'shell', 'python', 'js', 'ts', 'go', 'java', 'csharp', 'ruby', 'php', 'powershell', 'makefile', 'workflow', 'curl', 'httpie', 'wget', 'grpcurl', 'prose', 'table', 'jsonlog', 'stacktrace', 'dockerrun', 'kubectl', 'ghsecret', 'urlquery', 'formbody', 'basicauth', 'dockerauth', 'own'] as const;
+export const SNIPPET_STYLES = ['env', 'yaml', 'json', 'toml', 'ini', 'properties', 'xml', 'hcl', 'dockerfile', 'compose', 'k8s', 'shell', 'python', 'js', 'ts', 'go', 'java', 'csharp', 'ruby', 'php', 'powershell', 'makefile', 'workflow', 'curl', 'httpie', 'wget', 'grpcurl', 'prose', 'table', 'jsonlog', 'stacktrace', 'dockerrun', 'kubectl', 'ghsecret', 'urlquery', 'formbody', 'basicauth', 'dockerauth', 'sdk', 'sdk', 'own'] as const;
 export type Style = (typeof SNIPPET_STYLES)[number];
 const PEM_OK: Style[] = ['env', 'yaml', 'json', 'toml', 'hcl', 'k8s', 'shell', 'python', 'js', 'ts', 'go', 'java', 'csharp', 'ruby', 'jsonlog', 'prose', 'workflow', 'own'];
 const NEG_OK: Style[] = ['env', 'yaml', 'json', 'toml', 'ini', 'properties', 'xml', 'hcl', 'dockerfile', 'compose', 'workflow', 'jsonlog', 'own'];
 
-const HTTP_STYLES: Style[] = ['curl', 'httpie', 'wget', 'grpcurl', 'stacktrace', 'urlquery', 'formbody'];
+const SDK: Record<string, [string, string][]> = {
+  ai: [['python', 'client = OpenAI(api_key="{v}")'], ['python', 'client = anthropic.Anthropic(api_key="{v}")'], ['ts', 'const openai = new OpenAI({ apiKey: "{v}" });'], ['python', 'llm = ChatMistralAI(model="mistral-large-latest", api_key="{v}")'], ['go', 'client := openai.NewClient(option.WithAPIKey("{v}"))']],
+  forge: [['js', 'const octokit = new Octokit({ auth: "{v}" });'], ['go', 'client, err := gitea.NewClient("https://gitea.example.org", gitea.SetToken("{v}"))'], ['python', 'gl = gitlab.Gitlab("https://gitlab.com", private_token="{v}")'], ['python', 'g = Github(auth=Auth.Token("{v}"))'], ['ruby', "client = Octokit::Client.new(access_token: '{v}')"]],
+  chat: [['python', 'client = WebClient(token="{v}")'], ['python', 'bot.run("{v}")'], ['js', 'const app = new App({ token: "{v}", signingSecret: process.env.SLACK_SIGNING_SECRET });'], ['go', 'api := slack.New("{v}")'], ['python', 'requests.post("{v}", json={"text": "deploy finished"})']],
+  payments: [['python', 'stripe.api_key = "{v}"'], ['js', 'const stripe = require("stripe")("{v}");'], ['php', "\\Stripe\\Stripe::setApiKey('{v}');"], ['java', 'Stripe.apiKey = "{v}";'], ['csharp', 'StripeConfiguration.ApiKey = "{v}";']],
+  cloud: [['python', 's3 = boto3.client("s3", region_name="eu-west-1", aws_secret_access_key="{v}")'], ['js', 'const s3 = new S3Client({ region: "eu-west-1", credentials: { accessKeyId, secretAccessKey: "{v}" } });'], ['csharp', 'var cred = new ClientSecretCredential(tenantId, clientId, "{v}");'], ['go', 'sess := session.Must(session.NewSession(&aws.Config{Credentials: credentials.NewStaticCredentials(id, "{v}", "")}))'], ['python', 'credential = ClientSecretCredential(tenant_id, client_id, "{v}")']],
+  data: [['python', 'conn = psycopg2.connect(host="db.internal", user="app", password="{v}")'], ['python', 'r = redis.Redis(host="cache.internal", port=6379, password="{v}")'], ['js', 'const client = new MongoClient("{v}");'], ['java', 'Connection c = DriverManager.getConnection(url, "app", "{v}");'], ['csharp', 'var conn = new SqlConnection("Server=sql01;Database=orders;User Id=app;Password={v};");'], ['go', 'db, err := sql.Open("postgres", "{v}")']],
+  observability: [['js', 'Sentry.init({ dsn: "{v}", tracesSampleRate: 0.2 });'], ['python', 'initialize(api_key="{v}", app_key=os.environ["DD_APP_KEY"])'], ['python', 'sentry_sdk.init(dsn="{v}")'], ['go', 'client, _ := statsd.New("127.0.0.1:8125", statsd.WithTags([]string{"key:{v}"}))']],
+  'mail-sms': [['python', 'sg = SendGridAPIClient("{v}")'], ['js', 'const client = twilio(accountSid, "{v}");'], ['ruby', "@client = Twilio::REST::Client.new(account_sid, '{v}')"], ['python', 'server.login("alerts@acme.io", "{v}")'], ['csharp', 'smtp.Credentials = new NetworkCredential("alerts@acme.io", "{v}");']],
+};
+const SDK_DEFAULT: [string, string][] = [['python', 'session.headers.update({"Authorization": "Bearer {v}"})'], ['js', 'axios.defaults.headers.common["X-Api-Key"] = "{v}";'], ['go', 'req.Header.Set("Authorization", "Bearer {v}")'], ['java', 'conn.setRequestProperty("Authorization", "Bearer {v}");'], ['csharp', 'http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", "{v}");'], ['ruby', "Faraday.new(url, headers: { 'Authorization' => 'Bearer {v}' })"], ['php', "$client = new GuzzleHttp\\Client(['headers' => ['Authorization' => 'Bearer {v}']]);"], ['powershell', "Invoke-RestMethod -Uri $url -Headers @{ Authorization = 'Bearer {v}' }"]];
+
+const HTTP_STYLES: Style[] = ['curl', 'httpie', 'wget', 'grpcurl', 'stacktrace', 'urlquery', 'formbody', 'sdk'];
 
 export function chooseStyle(r: Rng, l: Leak): Style {
   if (l.own?.length && r.chance(l.neg ? 0.75 : 0.4)) return 'own';
@@ -97,11 +109,11 @@ export function snippet(r: Rng, l: Leak, style: Style): Snip {
     case 'env':
       return withLang(r.chance(0.3) ? shellAssign(l, 'export ' + en) : multi ? put(`${en}="{v}"`, l, dqEsc) : SAFE.test(l.value) ? put(`${en}={v}`, l) : put(`${en}="{v}"`, l, dqEsc), 'dotenv');
     case 'yaml':
-      return withLang(r.chance(0.5) ? yamlKV(l, n, '') : { ...yamlKV(l, n, '    '), text: `${r.pick(['production', 'credentials', 'secrets', 'auth'])}:\n  ${r.pick(['api', 'default', 'backend'])}:\n` + yamlKV(l, n, '    ').text }, 'yaml');
+      return withLang(r.chance(0.5) ? yamlKV(l, n, '') : { ...yamlKV(l, n, '    '), text: `${l.neg ? r.pick(['build', 'release', 'metadata']) : r.pick(['production', 'credentials', 'secrets', 'auth'])}:\n  ${r.pick(['api', 'default', 'backend'])}:\n` + yamlKV(l, n, '    ').text }, 'yaml');
     case 'json':
       return withLang(put(`{\n  "${r.pick(['service', 'name'])}": "${r.pick(['billing', 'deploy', 'sync'])}",\n  "${n}": "{v}"\n}`, l, dqEsc), 'json');
     case 'toml':
-      return withLang(put(`[${r.pick(['auth', 'credentials', 'provider.default'])}]\n${/^[A-Za-z0-9_-]+$/.test(n) ? n : `"${n}"`} = "{v}"`, l, dqEsc), 'toml');
+      return withLang(put(`[${l.neg ? r.pick(['build', 'package', 'release']) : r.pick(['auth', 'credentials', 'provider.default'])}]\n${/^[A-Za-z0-9_-]+$/.test(n) ? n : `"${n}"`} = "{v}"`, l, dqEsc), 'toml');
     case 'ini':
       return withLang(put(`[${r.pick(['default', 'database', 'api'])}]\n${n} = {v}`, l, nlEsc), 'ini');
     case 'properties':
@@ -139,7 +151,7 @@ export function snippet(r: Rng, l: Leak, style: Style): Snip {
     case 'csharp':
       return withLang(put(r.pick([`var client = new ApiClient("{v}");`, `options.Password = "{v}";`, `Environment.SetEnvironmentVariable("${en}", "{v}");`]), l, dqEsc), 'csharp');
     case 'ruby':
-      return withLang(put(r.pick([`ENV['${en}'] ||= '{v}'`, `config.${camel(n)} = '{v}'`, `Stripe.api_key = '{v}'`]), l, rbSq), 'ruby');
+      return withLang(put(r.pick([`ENV['${en}'] ||= '{v}'`, `config.${camel(n)} = '{v}'`, `Acme.configure { |c| c.api_key = '{v}' }`]), l, rbSq), 'ruby');
     case 'php':
       return withLang(put(r.pick([`'${n}' => '{v}',`, `define('${en}', '{v}');`, `$${camel(n)} = '{v}';`]), l, rbSq), 'php');
     case 'powershell':
@@ -205,6 +217,11 @@ export function snippet(r: Rng, l: Leak, style: Style): Snip {
     case 'dockerauth': {
       const enc = b64(`${r.pick(['ci-bot', 'robot$acme+push', 'AWS', '_json_key', 'oauth2accesstoken'])}:${l.value}`);
       return withLang({ text: `{\n  "auths": {\n    "${r.pick(['registry.acme.io', 'ghcr.io', 'https://index.docker.io/v1/', 'harbor.corp:8443'])}": {\n      "auth": "${enc}"\n    }\n  }\n}`, secrets: [enc], lang: 'json' }, 'json');
+    }
+    case 'sdk': {
+      const [lang, tpl] = r.pick(l.family && SDK[l.family] && r.chance(0.75) ? SDK[l.family]! : SDK_DEFAULT);
+      const T = lang === 'ruby' || lang === 'php' || (lang === 'powershell' && tpl.includes("'{v}'")) ? (lang === 'powershell' ? charwise({ "'": "''" }) : rbSq) : dqEsc;
+      return withLang(put(tpl, l, T), lang);
     }
     case 'ghsecret':
       return withLang(put(`gh secret set ${en} --repo acme/api --body "{v}"`, l, shDqEsc), 'bash');
@@ -321,9 +338,9 @@ const INTROS = [
   'Pasting what I have, sorry for the mess',
 ];
 
-function markdownBody(r: Rng, s: Snip): string {
+function markdownBody(r: Rng, s: Snip, neg = false): string {
   const intro = r.pick(INTROS);
-  const outro = r.pick(['', '\n\nAny idea?', '\n\nThanks!', '\n\n/cc @ops', '\n\n- [ ] rotate afterwards', '\n\nEnvironment: Ubuntu 24.04, Docker 27.3']);
+  const outro = r.pick(['', '\n\nAny idea?', '\n\nThanks!', '\n\n/cc @ops', neg ? '\n\n- [ ] update the changelog' : '\n\n- [ ] rotate afterwards', '\n\nEnvironment: Ubuntu 24.04, Docker 27.3']);
   const fenced = s.lang !== '' || s.text.includes('\n');
   if (!fenced) return `${intro}\n\n${s.text}${outro}`;
   if (s.text.includes('```')) return `${intro}\n\n${s.text}${outro}`;
@@ -419,7 +436,7 @@ export function render(r: Rng, ctx: Context, l: Leak): Rendered {
     case 'comment':
     case 'release': {
       const s = snippet(r, l, chooseStyle(r, l));
-      const body = markdownBody(r, s);
+      const body = markdownBody(r, s, l.neg);
       const created = goDate(r);
       let obj: Record<string, unknown>;
       if (ctx === 'issue')
@@ -458,7 +475,7 @@ export function render(r: Rng, ctx: Context, l: Leak): Rendered {
     case 'wiki': {
       const s = snippet(r, l, chooseStyle(r, l));
       const title = r.pick(['Onboarding', 'Deployment', 'Runbook: database', 'Local setup', 'Einrichtung', 'Secrets rotation']);
-      const md = `# ${title}\n\n${markdownBody(r, s)}\n`;
+      const md = `# ${title}\n\n${markdownBody(r, s, l.neg)}\n`;
       const lc = commitObj(r, `Update page '${title}'\n`, repo);
       const obj = { title, html_url: `https://gitea.example.org/${repo}/wiki/${encodeURIComponent(title)}`, sub_url: encodeURIComponent(title), last_commit: { sha: lc.sha, author: (lc.commit as { author: unknown }).author, committer: (lc.commit as { committer: unknown }).committer, message: `Update page '${title}'\n` }, content_base64: b64(md), commit_count: r.range(1, 30), sidebar: '', footer: '' };
       return { context: ctx, payload: goJson(obj), secrets: s.secrets };
