@@ -2224,6 +2224,27 @@ export const FORMATS: FormatDef[] = [
       '[url "https://oauth2:{v}@gitlab.com/"]\n\tinsteadOf = https://gitlab.com/',
     ],
   }),
+  tok('gitea-token-hex-header', 'forge', ['GITEA_TOKEN', 'token', 'access_token'], (r) => r.str(40, HEX), {
+    header: 'Authorization: token {v}',
+    host: 'gitea.example.org',
+    own: [
+      'git -c http.extraHeader="Authorization: token {v}" clone https://gitea.example.org/ops/infra.git',
+      'curl -X POST -H "Authorization: token {v}" -H "Content-Type: application/json" https://gitea.example.org/api/v1/repos/ops/site/releases -d @release.json',
+      'tea api --login ci -H "Authorization: token {v}" /user',
+      'Invoke-RestMethod -Uri https://gitea.example.org/api/v1/user/repos -Headers @{Authorization="token {v}"}',
+    ],
+  }),
+  tok('gitea-token-hex-tool-config', 'forge', ['token', 'gitea_token'], (r) => r.str(40, HEX), {
+    own: [
+      'logins:\n  - name: work\n    url: https://gitea.example.org\n    token: {v}\n    default: true\n    ssh_host: gitea.example.org\n    user: marta',
+      '{\n  "id": 7,\n  "uuid": "' +
+        '3f0c6c1e-5e0a-4b8e-9a51-6c7f2d9e0b14' +
+        '",\n  "name": "runner-02",\n  "token": "{v}",\n  "address": "https://gitea.example.org",\n  "labels": ["ubuntu-latest:docker://node:20-bookworm"]\n}',
+      'renovate:\n  platform: gitea\n  endpoint: https://gitea.example.org/api/v1\n  token: {v}',
+      'provider "gitea" {\n  base_url = "https://gitea.example.org"\n  token    = "{v}"\n}',
+      'GITEA_TOKEN={v} tea pr create --title "bump" --base main',
+    ],
+  }),
 ];
 
 export function familyOf(name: string): string {

@@ -146,6 +146,9 @@ export const SNIPPET_STYLES = [
   'httpdump',
   'dockerinspect',
   'tfstate',
+  'html',
+  'csv',
+  'sql',
   'own',
 ] as const;
 export type Style = (typeof SNIPPET_STYLES)[number];
@@ -185,6 +188,8 @@ const NEG_OK: Style[] = [
   'oddsep',
   'jsonstr',
   'dockerinspect',
+  'html',
+  'csv',
   'own',
 ];
 const PEM_OK_MORE: Style[] = ['jsonstr', 'tfstate', 'dockerinspect'];
@@ -728,6 +733,47 @@ export function snippet(r: Rng, l: Leak, style: Style): Snip {
           dqEsc,
         ),
         'json',
+      );
+    case 'html':
+      if (r.chance(0.5))
+        return withLang(
+          put(
+            r.pick([
+              '<input type="hidden" name="{n}" value="{v}">',
+              '<meta name="{n}" content="{v}">',
+              '<div id="app" data-{n}="{v}"></div>',
+            ]),
+            l,
+            xmlEsc,
+          ),
+          'html',
+        );
+      return withLang(
+        put(
+          '<script>window.__CONFIG__ = {"env":"production","{n}":"{v}"};</script>',
+          l,
+          charwise({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '<': '\\u003c' }),
+        ),
+        'html',
+      );
+    case 'csv':
+      return withLang(
+        put(`environment,${n},owner\nstaging,"{v}",ops\n`, l, charwise({ '"': '""', '\n': '\\n' })),
+        'csv',
+      );
+    case 'sql':
+      return withLang(
+        put(
+          r.pick([
+            `INSERT INTO api_keys (name, ${n.replace(/[^A-Za-z0-9_]/g, '_')}) VALUES ('ci', '{v}');`,
+            "CREATE USER app WITH PASSWORD '{v}';",
+            "ALTER USER 'report'@'%' IDENTIFIED BY '{v}';",
+            "UPDATE settings SET value = '{v}' WHERE key = 'smtp_password';",
+          ]),
+          l,
+          charwise({ "'": "''", '\n': '\\n' }),
+        ),
+        'sql',
       );
     case 'ghsecret':
       return withLang(put(`gh secret set ${en} --repo acme/api --body "{v}"`, l, shDqEsc), 'bash');
