@@ -1463,6 +1463,19 @@ export function render(r: Rng, ctx: Context, l: Leak): Rendered {
           assets: [],
         };
       }
+      if ((ctx === 'comment' || ctx === 'issue') && r.chance(0.4)) {
+        // list endpoints: the leak sits among ordinary items
+        const other = {
+          ...obj,
+          id: (obj.id as number) + 1,
+          body: r.pick(['LGTM', 'Thanks, merged.', 'Can you add a test?', 'Closing as duplicate of #12']),
+        };
+        return {
+          context: ctx,
+          payload: goJson(r.chance(0.5) ? [other, obj] : [obj, other]),
+          secrets: esc(s.secrets),
+        };
+      }
       return { context: ctx, payload: goJson(obj), secrets: esc(s.secrets) };
     }
     case 'commit': {
@@ -1476,7 +1489,11 @@ export function render(r: Rng, ctx: Context, l: Leak): Rendered {
       };
     }
     case 'diff': {
-      const d = diffText(r, l);
+      const d0 = diffText(r, l);
+      const benign = `diff --git a/CHANGELOG.md b/CHANGELOG.md\nindex ${r.str(7, HEX)}..${r.str(7, HEX)} 100644\n--- a/CHANGELOG.md\n+++ b/CHANGELOG.md\n@@ -1,3 +1,5 @@\n # Changelog\n \n+## ${r.range(1, 4)}.${r.range(0, 20)}.0\n+- ${r.pick(['switch deploy to the new registry', 'rotate credentials', 'add staging environment'])}\n`;
+      const d = r.chance(0.4)
+        ? { text: r.chance(0.5) ? benign + d0.text : d0.text + benign, secrets: d0.secrets }
+        : d0;
       const text = r.chance(0.4)
         ? `From ${sha1(r)} Mon Sep 17 00:00:00 2001\nFrom: Marta K <marta@acme.io>\nDate: Tue, 3 Feb 2026 10:12:44 +0100\nSubject: [PATCH] update config\n\n---\n${d.text}--\n2.47.1\n`
         : d.text;
