@@ -649,6 +649,43 @@ export const NEGATIVES: NegDef[] = [
     'Ed25519 public key (hex): {v}',
     'trusted-public-keys = cache.acme.io-1:{v}',
   ]),
+  neg(
+    'prefixed-dummy-token',
+    ['GITHUB_TOKEN', 'OPENAI_API_KEY', 'SLACK_BOT_TOKEN', 'AWS_ACCESS_KEY_ID', 'NPM_TOKEN'],
+    (r) =>
+      r.pick([
+        J('gh', 'p_') + 'x'.repeat(36),
+        J('gh', 'p_') + 'X'.repeat(36),
+        J('gl', 'pat-') + 'x'.repeat(20),
+        J('sk', '-') + 'x'.repeat(48),
+        J('sk', '-proj-') + '...',
+        J('xo', 'xb-') + 'your-bot-token',
+        J('AK', 'IA') + 'X'.repeat(16),
+        J('np', 'm_') + '0'.repeat(36),
+        J('sk', '_test_') + 'X'.repeat(24),
+        J('hf', '_') + 'x'.repeat(34),
+      ]),
+    [
+      '{n}={v}',
+      '# replace with your own token\nexport {n}="{v}"',
+      '| `{n}` | `{v}` | required |',
+      '    env:\n      {n}: {v}  # placeholder',
+    ],
+  ),
+  neg(
+    'zero-and-sequential-values',
+    ['id', 'key'],
+    (r) =>
+      r.pick([
+        '00000000-0000-0000-0000-000000000000',
+        '0x' + '0'.repeat(40),
+        '0'.repeat(40),
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+        '0123456789abcdef0123456789abcdef',
+        'abcdefghijklmnopqrstuvwxyz012345',
+      ]),
+    ['{n}: {v}', 'null address {v}', 'default {n} is {v} until configured'],
+  ),
 ];
 void B64U;
 void UP;
