@@ -1,9 +1,25 @@
 // Properties of the blind tuning corpus itself (bench/secrets/blind-tuning): sizes, determinism,
 // and that every listed secret and every kept look-alike is really in its payload. It does not run
 // the masking engine.
-import { describeBlindTuningCorpus, generateBlindTuningCorpus, occursIn } from '../../bench/secrets/blind-tuning/corpus';
+import {
+  describeBlindTuningCorpus,
+  generateBlindTuningCorpus,
+  occursIn,
+} from '../../bench/secrets/blind-tuning/corpus';
 
-const CONTEXTS = ['issue', 'pull', 'comment', 'commit', 'diff', 'raw', 'wiki', 'actions_log', 'actions_variable', 'webhook', 'release'];
+const CONTEXTS = [
+  'issue',
+  'pull',
+  'comment',
+  'commit',
+  'diff',
+  'raw',
+  'wiki',
+  'actions_log',
+  'actions_variable',
+  'webhook',
+  'release',
+];
 
 describe('blind tuning corpus', () => {
   const { samples } = generateBlindTuningCorpus(1);
@@ -52,16 +68,29 @@ describe('blind tuning corpus', () => {
 
   it('every secret and every kept look-alike occurs in its payload', () => {
     const missing: string[] = [];
-    for (const s of samples) for (const x of [...s.secrets, ...s.keep]) if (!occursIn(s.payload, x)) missing.push(s.id);
+    for (const s of samples)
+      for (const x of [...s.secrets, ...s.keep]) if (!occursIn(s.payload, x)) missing.push(s.id);
     expect(missing).toEqual([]);
   });
 
   it('JSON payloads parse, and are written as Go writes them (<, >, & escaped)', () => {
-    const jsonContexts = new Set(['issue', 'pull', 'comment', 'commit', 'wiki', 'actions_variable', 'webhook', 'release']);
+    const jsonContexts = new Set([
+      'issue',
+      'pull',
+      'comment',
+      'commit',
+      'wiki',
+      'actions_variable',
+      'webhook',
+      'release',
+    ]);
     for (const s of samples) {
       const t = s.payload.trimStart();
       const looksJson = t.startsWith('{"') || t.startsWith('[{');
-      if (jsonContexts.has(s.context) || (s.context === 'raw' && looksJson && s.payload.includes('"encoding":"base64"'))) {
+      if (
+        jsonContexts.has(s.context) ||
+        (s.context === 'raw' && looksJson && s.payload.includes('"encoding":"base64"'))
+      ) {
         expect(() => JSON.parse(s.payload) as unknown).not.toThrow();
         expect(s.payload).not.toMatch(/[<>&]/);
       }
@@ -69,7 +98,10 @@ describe('blind tuning corpus', () => {
   });
 
   it('occursIn looks into base64 content fields', () => {
-    const body = JSON.stringify({ title: 'x', content_base64: Buffer.from('hello hidden world').toString('base64') });
+    const body = JSON.stringify({
+      title: 'x',
+      content_base64: Buffer.from('hello hidden world').toString('base64'),
+    });
     expect(occursIn(body, 'hidden')).toBe(true);
     expect(occursIn(body, 'absent')).toBe(false);
     expect(occursIn('plain text', 'text')).toBe(true);

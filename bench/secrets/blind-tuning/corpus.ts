@@ -5,10 +5,48 @@ import { NEGATIVES } from './negatives';
 import { CONTEXTS, render, type Leak } from './render';
 import { Rng } from './util';
 
-export type BlindSample = { id: string; format: string; context: string; payload: string; secrets: string[]; keep: string[] };
+export type BlindSample = {
+  id: string;
+  format: string;
+  context: string;
+  payload: string;
+  secrets: string[];
+  keep: string[];
+};
 
 export const SAMPLES_PER_FORMAT = 6;
 export const SAMPLES_PER_NEGATIVE_KIND = 10;
+
+const NO_HTTP_FAMILIES = new Set(['private-key', 'crypto', 'password']);
+const NO_HTTP_NAMES =
+  /age-secret|django|laravel|flask|session-secret|encryption-key|jwt-signing|hmac|pepper|unseal|nextauth|lfs-jwt|gitea-secret-key|gitea-internal|salts|keystore|wifi|bip39/;
+
+/** People spell the same variable many ways. */
+function varyName(r: Rng, n: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(n) || r.chance(0.6)) return n;
+  const words = n
+    .split('_')
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+  switch (r.int(5)) {
+    case 0:
+      return words.join('_');
+    case 1:
+      return words.join('-');
+    case 2:
+      return (
+        words[0] +
+        words
+          .slice(1)
+          .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+          .join('')
+      );
+    case 3:
+      return words.join('.');
+    default:
+      return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('-');
+  }
+}
 
 const uniq = (xs: string[]): string[] => [...new Set(xs.filter((x) => x.length > 0))];
 
@@ -20,18 +58,50 @@ export function generateBlindTuningCorpus(seed = 1): { samples: BlindSample[] } 
     for (let i = 0; i < SAMPLES_PER_FORMAT; i++) {
       const ctx = CONTEXTS[ctxCounter++ % CONTEXTS.length]!;
       const g = f.gen(r);
-      const leak: Leak = { name: r.pick(f.names), value: g.value, secrets: g.secrets, kind: g.value.includes('\n') ? 'pem' : f.kind, own: f.own, header: f.header, host: f.host };
+      const noHttp = f.kind === 'pass' || NO_HTTP_FAMILIES.has(f.family) || NO_HTTP_NAMES.test(f.name);
+      const leak: Leak = {
+        name: varyName(r, r.pick(f.names)),
+        value: g.value,
+        secrets: g.secrets,
+        kind: g.value.includes('\n') ? 'pem' : f.kind,
+        own: f.own,
+        header: f.header,
+        host: f.host,
+        noHttp,
+        family: f.family,
+      };
       const out = render(r, ctx, leak);
-      samples.push({ id: `blind-${f.name}-${i + 1}`, format: f.name, context: out.context, payload: out.payload, secrets: uniq(out.secrets), keep: [] });
+      samples.push({
+        id: `blind-${f.name}-${i + 1}`,
+        format: f.name,
+        context: out.context,
+        payload: out.payload,
+        secrets: uniq(out.secrets),
+        keep: [],
+      });
     }
   }
   for (const n of NEGATIVES) {
     for (let i = 0; i < SAMPLES_PER_NEGATIVE_KIND; i++) {
       const ctx = CONTEXTS[ctxCounter++ % CONTEXTS.length]!;
       const g = n.gen(r);
-      const leak: Leak = { name: r.pick(n.names), value: g.value, secrets: g.keep, kind: g.value.includes('\n') ? 'pem' : n.lk, own: n.own, neg: true };
+      const leak: Leak = {
+        name: r.pick(n.names),
+        value: g.value,
+        secrets: g.keep,
+        kind: g.value.includes('\n') ? 'pem' : n.lk,
+        own: n.own,
+        neg: true,
+      };
       const out = render(r, ctx, leak);
-      samples.push({ id: `blind-neg-${n.kind}-${i + 1}`, format: `negative:${n.kind}`, context: out.context, payload: out.payload, secrets: [], keep: uniq(out.secrets) });
+      samples.push({
+        id: `blind-neg-${n.kind}-${i + 1}`,
+        format: `negative:${n.kind}`,
+        context: out.context,
+        payload: out.payload,
+        secrets: [],
+        keep: uniq(out.secrets),
+      });
     }
   }
   return { samples };
@@ -42,7 +112,8 @@ function decodedFields(v: unknown, out: string[]): void {
     for (const x of v) decodedFields(x, out);
   } else if (v !== null && typeof v === 'object') {
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if ((k === 'content_base64' || k === 'content') && typeof x === 'string') out.push(Buffer.from(x, 'base64').toString('utf8'));
+      if ((k === 'content_base64' || k === 'content') && typeof x === 'string')
+        out.push(Buffer.from(x, 'base64').toString('utf8'));
       else decodedFields(x, out);
     }
   }

@@ -131,7 +131,8 @@ export const dqEsc = charwise({ '\\': '\\\\', '"': '\\"', '\n': '\\n' });
 export const shDqEsc = charwise({ '\\': '\\\\', '"': '\\"', $: '\\$', '`': '\\`', '\n': '\\n' });
 export const xmlEsc = charwise({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' });
 export const nlEsc = charwise({ '\n': '\\n' });
-export const urlEnc = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+export const urlEnc = (s: string): string =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
 export function isoDate(r: Rng): string {
   const d = new Date(Date.UTC(2025, 0, 1) + r.int(700) * 86400000 + r.int(86400) * 1000);
