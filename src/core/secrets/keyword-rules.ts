@@ -181,6 +181,9 @@ const FOREIGN_PASSWORD_WORDS = [
   'mot_de_passe',
 ];
 const FOREIGN_PASSWORD = `(?:${['passwort', 'kennwort', 'senha', 'wachtwoord', 'haslo', 'losenord', 'adgangskode', 'salasana'].map(ci).join('|')}|${ci('contrase')}(?:n|\u00f1)a|${ci('mot')}[ _]${ci('de')}[ _]${ci('passe')})`;
+// A line break inside a key file written into a string or a document: raw, JSON-escaped (once or
+// more), then a diff, quote or log prefix and indentation.
+const KEY_LINE_BREAK = `(?:\\\\{1,7}r)?(?:\\\\{1,7}n|\\r?\\n)${LINE_PREFIX}[ \\t]*`;
 // Calls that set a named value: environment setters, property setters, map puts.
 const SETTER_KEYWORDS = [
   'setenv(',
@@ -1319,11 +1322,11 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     `${ci('private_key_id')}\\\\{0,7}"?[ \\t]{0,3}:[ \\t]{0,3}\\\\{0,7}"([0-9a-f]{40})(?![0-9a-f])`,
     { entropy: 2.5 },
   ),
-  // Names of keying material the name rules do not read: pepper, PSK, psw/pword, WIF.
+  // Names of keying material the name rules do not read: pepper, PSK, psw/pword, an SNMP community.
   rule(
     'secret-assignment',
-    ['pepper', 'psk', 'psw', 'pword'],
-    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
+    ['pepper', 'psk', 'psw', 'pword', 'community'],
+    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')}|${ci('community')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
     { group: 2, entropy: 2.5, values: true },
   ),
   // Apple app-specific passwords (xxxx-xxxx-xxxx-xxxx, lower-case letters) under a password name.
@@ -1404,6 +1407,57 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     'stytch-secret',
     ['secret-live-', 'secret-test-'],
     '(?<![A-Za-z0-9_-])secret-(?:live|test)-[A-Za-z0-9_=-]{30,80}(?![A-Za-z0-9_=-])',
+    { entropy: 3.5 },
+  ),
+  // Key files the PEM scan does not read: an OpenVPN static key (hex lines between its armour), a
+  // minisign secret key (the base64 line after its comment line); and recovery codes listed one per line.
+  rule(
+    'private-key',
+    ['openvpn static key v1-----'],
+    `${ci('openvpn')} ${ci('static')} ${ci('key')} V1-----((?:${KEY_LINE_BREAK}[0-9a-fA-F]{32}){1,16})`,
+    { entropy: 0, block: true },
+  ),
+  rule(
+    'private-key',
+    ['minisign encrypted secret key', 'minisign secret key'],
+    `${ci('minisign')} (?:${ci('encrypted')} )?${ci('secret')} ${ci('key')}[^\\n\\\\\\u0000"]{0,40}${KEY_LINE_BREAK}([A-Za-z0-9+/]{80,300}={0,2})`,
+    { entropy: 0, block: true },
+  ),
+  rule(
+    'secret-assignment',
+    ['recovery', 'backup', 'password'],
+    `(?:(?:${ci('recovery')}|${ci('backup')})[ _-]?${ci('codes')}|${ci('password')})[A-Za-z0-9_]{0,10}(?:\\\\{0,7}["'])?[ \\t]{0,3}[:=][ \\t]{0,3}(?:\\\\{0,7}["'\`]|[|>]-?)?(?:${KEY_LINE_BREAK})?((?:[a-z0-9]{4,6}-[a-z0-9]{4,6}(?:${KEY_LINE_BREAK}|[ \\t]*,[ \\t]*|[ \\t]+)){3,24}[a-z0-9]{4,6}-[a-z0-9]{4,6})(?![a-z0-9-])`,
+    { entropy: 3 },
+  ),
+  // Automation webhooks: Zapier catch hooks, Make (Integromat) scenario hooks.
+  rule(
+    'webhook-url',
+    ['hooks.zapier.com/hooks/catch/'],
+    'hooks\\.zapier\\.com/hooks/catch/([0-9]{4,12}/[A-Za-z0-9]{5,12})(?![A-Za-z0-9])',
+    { group: 1, entropy: 2 },
+  ),
+  rule(
+    'webhook-url',
+    ['.make.com/', '.integromat.com/'],
+    '(?<=hook\\.[a-z0-9]{2,8}\\.(?:make|integromat)\\.com/)([A-Za-z0-9]{24,40})(?![A-Za-z0-9])',
+    { entropy: 3, find: 'window' },
+  ),
+  // A vault password written to the file Ansible reads it from: echo "X" > ~/.vault_pass
+  rule(
+    'secret-flag',
+    ['vault_pass', 'vault-pass', 'vault_password', 'vault-password'],
+    `(?<![A-Za-z0-9_])echo[ \\t]+(${Q}?)([^\\s"'$|>\\\\\\u0000]{6,200})\\1[ \\t]*>{1,2}[ \\t]*[^\\s"'\\u0000]{0,80}${ci('vault')}[_-]${ci('pass')}`,
+    { group: 2, entropy: 2, find: 'window', values: true },
+  ),
+  // A Laravel APP_KEY: `base64:` and 32 bytes of base64.
+  rule('laravel-app-key', ['base64:'], '(?<![A-Za-z0-9_])base64:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])', {
+    entropy: 3.5,
+  }),
+  // An Express signed session cookie (`s:<id>.<signature>`, URL-encoded).
+  rule(
+    'session-cookie',
+    ['s%3a'],
+    '(?<![A-Za-z0-9])s%3A[A-Za-z0-9_-]{20,64}\\.[A-Za-z0-9%+/_-]{20,100}(?![A-Za-z0-9%+/_-])',
     { entropy: 3.5 },
   ),
 ];

@@ -120,9 +120,9 @@ function caseChanges(s: string): number {
 // keys meant for browsers (Mapbox `pk.`, Stripe `pk_live_`/`pk_test_`, PostHog `phc_`), references to
 // a secrets manager (an AWS Secrets Manager or SSM ARN, `akv://`, `op://`, `vault://` ...), a key's
 // name where its value should be (`AWS_SECRET_ACCESS_KEY=`, `password:`), a redacted preview
-// (`••••3Fxf`, `xoxb-…7710`) and `test-key`-like labels.
+// (`••••3Fxf`, `xoxb-…7710`), `test-key`-like labels, `TODO_SET_ME` and vals' `ref+sops://` references.
 const NOT_A_SECRET_RE =
-  /^(?:pk\.eyJ|pk_(?:live|test)_|phc_|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):|(?:akv|azurekeyvault|vault|op|gcpsm|awssm|sops|bws|doppler|infisical):\/\/|projects\/[^/\s]+\/secrets\/|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=$|[a-z]+(?:_[a-z]+)*:$|&quot;|(?:test|dev|demo|local|sample|my)[-_](?:key|token|secret|password|pass|pwd)$)|[\u2022\u2026]/i;
+  /^(?:pk\.eyJ|pk_(?:live|test)_|phc_|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):|(?:akv|azurekeyvault|vault|op|gcpsm|awssm|sops|bws|doppler|infisical):\/\/|projects\/[^/\s]+\/secrets\/|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=$|[a-z]+(?:_[a-z]+)*:$|&quot;|ref\+[a-z0-9]+:\/\/|(?:test|dev|demo|local|sample|my)[-_](?:key|token|secret|password|pass|pwd)(?:[-_][0-9x]{1,12})?$|todo[-_]|set[-_]?me$)|[\u2022\u2026]/i;
 
 /**
  * `dotted`: whether a dotted identifier (config.db.password) counts as a placeholder; token formats

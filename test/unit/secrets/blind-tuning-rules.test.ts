@@ -50,6 +50,13 @@ describe('blind tuning: look-alikes left alone', () => {
       '| env | region | owner |\n|-----|-----|-----|\n| prod | `eu-west-1a2b3c4d5` | @ops |',
     ],
     ['a mnemonic placeholder', 'MNEMONIC=<twelve words>'],
+    [
+      'a public verify key',
+      `ENV VERIFY_KEY="${j('bc944193dc6dd770f48286ddb8bee7d0', '7477eacd694cae25347a3f007493e104')}"`,
+    ],
+    ['TODO_SET_ME', '"SECRET_KEY": "TODO_SET_ME"'],
+    ['a numbered test key', '"password": "test-key-000000"'],
+    ['a vals reference', 'password: ref+sops://secrets.enc.yaml#/db/password'],
   ])('%s', (_name, text) => expect(mask(text)).toBe(text));
 });
 
@@ -135,11 +142,38 @@ describe('blind tuning: secrets masked', () => {
     ],
     ['an Infura URL', 'https://mainnet.infura.io/v3/', j('fc0d20003277571c', '8572cb837739142f')],
     ['a Flagsmith server key', 'il token è ', j('ser.8GzWJTQs5IH', 'jZhm0MM0ppELtrN')],
+    [
+      'an OpenVPN static key',
+      '-----BEGIN OpenVPN Static key V1-----\\n',
+      j('e117656c6be21c21', 'b028f956712db448'),
+    ],
+    [
+      'a minisign secret key',
+      'untrusted comment: minisign encrypted secret key\\n',
+      j(
+        'RWRTY0IyA/6L/+AqWiRRLEQprw23whR7h4az3B8juleYPEF2BtIY1MM9mubkUG80kvLenzTCJJLq4l+lmPYT3G3L3/mo7gJYufze07+',
+        'HXPHP9q9tP9bo62XEpCMY55zNDN/hEbJp8Q510RRuboGhex2y8wOx+C/5VlbY/yOMSUwfAdfy6HbUnp+pHGoMjgRJNApm9KRLGC4knWQHSFQe==',
+      ),
+    ],
+    [
+      'recovery codes',
+      'recovery_codes: ',
+      j('pmgfy-jq1e5 qp959-fbjq5 rdpmo-6ffyh ', 'puscw-xukst 11rl5-ov8zs'),
+    ],
+    ['a Zapier catch hook', 'https://hooks.zapier.com/hooks/catch/', j('5374070/', 'noxryp')],
+    ['a Make hook', 'https://hook.eu1.make.com/', j('wb7f8ifvw2xvba55', 'ag0391pupisr5z8z')],
+    ['an Ansible vault password file', 'echo "', j('C0pp3r', '15%%')],
+    ['an SNMP community', 'COMMUNITY=', j('23QFv2Jhy', 'BfqqrX')],
+    [
+      'a Laravel app key',
+      "[Environment]::SetEnvironmentVariable('APP_KEY', '",
+      j('base64:qWS4JbSmOUWAgOvHCVldqM3Ye', 'oGWi9jlAQt4WR+rHVU='),
+    ],
     ['a Langfuse secret key', 'LANGFUSE: ', j('sk-lf-3470d7a3-77df', '-4e95-a638-7616650f03e7')],
   ])('%s', (_name, before, secret) => {
     const q = before.endsWith("'") ? "'" : before.endsWith('"') ? '"' : '';
     const out = mask(
-      `${before}${secret}${q}${before.includes('| prod |') ? '` | @ops |' : ''}${before.startsWith('echo') ? ' | az devops login --organization x' : ''} and more\n`,
+      `${before}${secret}${q}${before.includes('| prod |') ? '` | @ops |' : ''}${before.startsWith('echo ') ? ' | az devops login --organization x' : before.startsWith('echo "') ? ' > ~/.vault_pass' : ''} and more\n`,
     );
     expect(out).not.toContain(secret);
     expect(out).toContain('[[aegis-masked:');
