@@ -953,7 +953,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'webhook-url',
     ['/webhook/', '/webhooks/', '/hooks/'],
-    `/(?:${ci('web')})?${ci('hook')}s?/(?:${ci('token')}|${ci('key')}|${ci('auth')}|${ci('code')}|${ci('secret')}|${ci('pass')}(?:${ci('word')})?|${ci('sig')}(?:${ci('nature')})?)/([A-Za-z0-9_.~!*+%-]{8,400})(?![A-Za-z0-9_.~!*+%-])`,
+    `/(?:${ci('web')})?${ci('hook')}s?/(?:${ci('token')}|(?:${ci('api')}[_-]?)?${ci('key')}|${ci('auth')}|${ci('code')}|${ci('secret')}|${ci('pass')}(?:${ci('word')})?|${ci('sig')}(?:${ci('nature')})?)/([A-Za-z0-9_.~!*+%-]{8,400})(?![A-Za-z0-9_.~!*+%-])`,
     { group: 1, entropy: 2.5 },
   ),
   // Teams' (Office 365 connector) incoming webhooks: .../IncomingWebhook/<32 hex>/<uuid>.
@@ -1326,7 +1326,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['pepper', 'psk', 'psw', 'pword', 'community'],
-    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')}|${ci('community')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
+    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')}|${ci('community')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:\\??=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
     { group: 2, entropy: 2.5, values: true },
   ),
   // Apple app-specific passwords (xxxx-xxxx-xxxx-xxxx, lower-case letters) under a password name.
@@ -1460,4 +1460,55 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     '(?<![A-Za-z0-9])s%3A[A-Za-z0-9_-]{20,64}\\.[A-Za-z0-9%+/_-]{20,100}(?![A-Za-z0-9%+/_-])',
     { entropy: 3.5 },
   ),
+  // A CSV whose header names a secret column (`environment,api_key,owner`): the first cell of the next
+  // line that holds key material.
+  rule(
+    'secret-assignment',
+    ['secret', 'key', 'token', 'pass'],
+    `(?<=(?:^|[\\n,\\u0000]|\\\\n|\\\\")[A-Za-z0-9_.-]{0,40})(?<!(?:${ci('public')}|${ci('publishable')}|${ci('verify')}|${ci('ssh')}|${ci('gpg')}|${ci('cache')}|${ci('primary')})[_.-]?)(?:${ci('secret')}|${ci('key')}|${ci('token')}|${ci('pass')}(?:${ci('wd')}|${ci('word')})?)[A-Za-z0-9_]{0,20},[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}(?:[^,\\n\\\\\\u0000]{0,40},){1,6}?(\\\\?")?${MIXED}([A-Za-z0-9+/=_.~#-]{12,300})\\1(?=,|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
+    { group: 2, entropy: 3, values: true, find: 'window' },
+  ),
+  // SQL: UPDATE ... SET value = 'X' WHERE key|name = '<secret name>'.
+  rule(
+    'secret-assignment',
+    ['set value ='],
+    `${ci('set')}[ \\t]+${ci('value')}[ \\t]*=[ \\t]*(${Q})([^"'\\\\\\n\\u0000]{6,300})\\1[ \\t]+${ci('where')}[ \\t]+(?:${ci('key')}|${ci('name')})[ \\t]*=[ \\t]*${Q}${SECRET_NAME}${Q}`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  // Logs that print a secret-named setting: `DB_PASSWORD is set to X`, `resolved NOMAD_TOKEN -> X`.
+  rule(
+    'secret-assignment',
+    ['is set to ', ' -> '],
+    `(?<=(?:${SECRET_NAME}|${ci('key')})[ \\t]{1,3})(?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
+    { group: 2, entropy: 2.5, values: true, find: 'window' },
+  ),
+  // A client built with its key as the one argument: new ApiClient("X"), twilio(sid, "X").
+  rule(
+    'secret-assignment',
+    ['client(', 'twilio('],
+    `(?:(?<=new[ \\t]+[A-Z][A-Za-z0-9_.]{0,40})${ci('client')}\\([ \\t]*|(?<![A-Za-z0-9_])${ci('twilio')}\\([ \\t]*[A-Za-z_][A-Za-z0-9_.]{0,40}[ \\t]*,[ \\t]*)(${Q})(?=[^"'\\\\]{0,199}[0-9])(?=[^"'\\\\]{0,199}[A-Za-z])([A-Za-z0-9+/=_.~-]{16,300})\\1[ \\t]*\\)`,
+    { group: 2, entropy: 3, values: true, find: 'window' },
+  ),
+  // HTML: <meta name="<secret>" content="X">, <input name="<secret or *-key>" value="X">.
+  rule(
+    'secret-assignment',
+    ['name="', 'name=\\"'],
+    `${ci('name')}=(${Q})(?:${SECRET_NAME}|[A-Za-z0-9_.-]{0,40}[_.-]${ci('key')}|${ci('mnemonic')})\\1[ \\t]{1,8}(?:${ci('content')}|${ci('value')})=(${Q})${MIXED}([^"'\\\\\\n\\u0000]{8,300})\\2`,
+    { group: 3, entropy: 3, values: true },
+  ),
+  // CLI flags of record keys and WireGuard: cypress run --record --key X, wg set ... private-key <(echo X).
+  rule('secret-flag', ['--record --key'], `--record[ \\t]+--key[ \\t]+(${Q}?)([A-Za-z0-9-]{16,100})\\1`, {
+    group: 2,
+    entropy: 2.5,
+  }),
+  rule(
+    'private-key',
+    ['private-key <(echo', 'private-key \\u003c(echo'],
+    `${ci('private-key')}[ \\t]+(?:<|\\\\u003c)\\([ \\t]*echo[ \\t]+(${Q}?)([A-Za-z0-9+/]{42,43}=)\\1`,
+    { group: 2, entropy: 3 },
+  ),
+  // Checkout.com secret keys: sk_ (or sk_sbox_/sk_test_) and a UUID.
+  rule('checkout-secret', ['sk_'], `(?<![A-Za-z0-9_])sk_(?:sbox_|test_)?${UUID}(?![A-Za-z0-9-])`, {
+    entropy: 2.5,
+  }),
 ];

@@ -56,6 +56,10 @@ describe('blind tuning: look-alikes left alone', () => {
     ],
     ['TODO_SET_ME', '"SECRET_KEY": "TODO_SET_ME"'],
     ['a numbered test key', '"password": "test-key-000000"'],
+    [
+      'a CSV public key column',
+      `environment,PublicKey,owner\nstaging,"${j('BHIH1r9LGyAtmPidJ31txh5Z4H', 'l7pT3hH8+4L86uWMc=')}",ops\n`,
+    ],
     ['a vals reference', 'password: ref+sops://secrets.enc.yaml#/db/password'],
   ])('%s', (_name, text) => expect(mask(text)).toBe(text));
 });
@@ -169,11 +173,49 @@ describe('blind tuning: secrets masked', () => {
       "[Environment]::SetEnvironmentVariable('APP_KEY', '",
       j('base64:qWS4JbSmOUWAgOvHCVldqM3Ye', 'oGWi9jlAQt4WR+rHVU='),
     ],
+    [
+      'a CSV with a secret column',
+      'environment,hcloud_token,owner\nstaging,"',
+      j('ifhcYsDCpJHMng98wgCaRBoJxPXhS2Ho', '0AlqtqNTwgvO7puIZCD4Bsdsa6eWVJBN'),
+    ],
+    [
+      'an SQL UPDATE of a secret setting',
+      "UPDATE settings SET value = '",
+      j('8f4d1efaa68aefda', '635c52d894077df9'),
+    ],
+    [
+      'a log line: NAME is set to X',
+      'WARNING: ANSIBLE_VAULT_PASSWORD is set to ',
+      j('Orchard-Dragon', '-873-'),
+    ],
+    [
+      'a log line: resolved NAME -> X',
+      '[debug] resolved NOMAD_TOKEN -> ',
+      j('3169af89-35d5-4a4c', '-ba7d-cbca4676a5b1'),
+    ],
+    [
+      'a client built with its key',
+      'var client = new ApiClient("',
+      j('c399e9389a1d8af1', 'ede31f76ebe1a7c7'),
+    ],
+    ['an HTML meta tag', '<meta name="AccessKeySecret" content="', j('PkRmYavjTd9rM5Ek6', 'DbfPObcEh15JQ')],
+    [
+      'a webhook path after /hooks/apikey/',
+      'https://deploy.acme.io/hooks/apikey/',
+      j('11ae415886af8277857c', 'a8b9a8c49ec9af'),
+    ],
+    [
+      'cypress --record --key',
+      'npx cypress run --record --key ',
+      j('ecf302e1-febd-4151', '-b436-d30cd39cea9e'),
+    ],
+    ['a Makefile ?= pepper', 'PEPPER ?= ', j('c148fdb3f57689b4', '985ac0ea183a49f1')],
+    ['a Checkout.com secret key', 'CKO_SECRET_KEY (', j('sk_adbc00c5-7d43', '-43bb-850c-0010d25456ef')],
     ['a Langfuse secret key', 'LANGFUSE: ', j('sk-lf-3470d7a3-77df', '-4e95-a638-7616650f03e7')],
   ])('%s', (_name, before, secret) => {
     const q = before.endsWith("'") ? "'" : before.endsWith('"') ? '"' : '';
     const out = mask(
-      `${before}${secret}${q}${before.includes('| prod |') ? '` | @ops |' : ''}${before.startsWith('echo ') ? ' | az devops login --organization x' : before.startsWith('echo "') ? ' > ~/.vault_pass' : ''} and more\n`,
+      `${before}${secret}${q}${before.includes('| prod |') ? '` | @ops |' : before.startsWith('environment,') ? ',ops' : before.startsWith('UPDATE') ? " WHERE key = 'smtp_password'" : before.includes('new ApiClient') ? ')' : ''}${before.startsWith('echo ') ? ' | az devops login --organization x' : before.startsWith('echo "') ? ' > ~/.vault_pass' : ''} and more\n`,
     );
     expect(out).not.toContain(secret);
     expect(out).toContain('[[aegis-masked:');
