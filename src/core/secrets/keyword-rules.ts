@@ -1465,7 +1465,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['secret', 'key', 'token', 'pass'],
-    `(?<=(?:^|[\\n,\\u0000]|\\\\n|\\\\")[A-Za-z0-9_.-]{0,40})(?<!(?:${ci('public')}|${ci('publishable')}|${ci('verify')}|${ci('ssh')}|${ci('gpg')}|${ci('cache')}|${ci('primary')})[_.-]?)(?:${ci('secret')}|${ci('key')}|${ci('token')}|${ci('pass')}(?:${ci('wd')}|${ci('word')})?)[A-Za-z0-9_]{0,20},[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}(?:[^,\\n\\\\\\u0000]{0,40},){1,6}?(\\\\?")?${MIXED}([A-Za-z0-9+/=_.~#-]{12,300})\\1(?=,|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
+    `(?<=(?:^|[\\n,\\u0000]|\\\\n|\\\\")[A-Za-z0-9_.-]{0,40})(?<!(?:${ci('pub')}|${ci('public')}|${ci('signing')}|${ci('publishable')}|${ci('verify')}|${ci('ssh')}|${ci('gpg')}|${ci('cache')}|${ci('primary')})[_.-]?)(?:${ci('secret')}|${ci('key')}|${ci('token')}|${ci('pass')}(?:${ci('wd')}|${ci('word')})?)[A-Za-z0-9_]{0,20},[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}(?:[^,\\n\\\\\\u0000]{0,40},){1,6}?(\\\\?")?${MIXED}([A-Za-z0-9+/=_.~#-]{20,300})\\1(?=,|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
     { group: 2, entropy: 3, values: true, find: 'window' },
   ),
   // SQL: UPDATE ... SET value = 'X' WHERE key|name = '<secret name>'.

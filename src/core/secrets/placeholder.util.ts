@@ -122,7 +122,7 @@ function caseChanges(s: string): number {
 // name where its value should be (`AWS_SECRET_ACCESS_KEY=`, `password:`), a redacted preview
 // (`••••3Fxf`, `xoxb-…7710`), `test-key`-like labels, `TODO_SET_ME` and vals' `ref+sops://` references.
 const NOT_A_SECRET_RE =
-  /^(?:pk\.eyJ|pk_(?:live|test)_|phc_|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):|(?:akv|azurekeyvault|vault|op|gcpsm|awssm|sops|bws|doppler|infisical):\/\/|projects\/[^/\s]+\/secrets\/|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=$|[a-z]+(?:_[a-z]+)*:$|&quot;|ref\+[a-z0-9]+:\/\/|(?:test|dev|demo|local|sample|my)[-_](?:key|token|secret|password|pass|pwd)(?:[-_][0-9x]{1,12})?$|todo[-_]|set[-_]?me$)|[\u2022\u2026]/i;
+  /^(?:pk\.eyJ|pk_(?:live|test)_|phc_|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):|(?:akv|azurekeyvault|vault|op|gcpsm|awssm|sops|bws|doppler|infisical):\/\/|projects\/[^/\s]+\/secrets\/|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=$|[a-z]+(?:_[a-z]+)*:$|&quot;|ref\+[a-z0-9]+:\/\/|vault:[a-z0-9_-]+\/|(?:test|dev|demo|local|sample|my)[-_](?:key|token|secret|password|pass|pwd)(?:[-_][0-9x]{1,12})?$|todo[-_]|set[-_]?me$)|[\u2022\u2026]/i;
 
 /**
  * `dotted`: whether a dotted identifier (config.db.password) counts as a placeholder; token formats

@@ -60,6 +60,11 @@ describe('blind tuning: look-alikes left alone', () => {
       'a CSV public key column',
       `environment,PublicKey,owner\nstaging,"${j('BHIH1r9LGyAtmPidJ31txh5Z4H', 'l7pT3hH8+4L86uWMc=')}",ops\n`,
     ],
+    [
+      'a CSV pubkey column',
+      `environment,pubkey,owner\nstaging,"${j('ThySBBSj64VAqbFZihGWT9', 'xPg5vssey4H3s4nw7VQuEd')}",ops\n`,
+    ],
+    ['a Vault reference', 'password = "vault:secret/data/app#db_password"'],
     ['a vals reference', 'password: ref+sops://secrets.enc.yaml#/db/password'],
   ])('%s', (_name, text) => expect(mask(text)).toBe(text));
 });
