@@ -1270,7 +1270,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     'secret-assignment',
     TABLE_SECRET_HEADERS.map((h) => `| ${h} |`),
     `\\|[ \\t]*(?:${TABLE_SECRET_HEADERS.map(ci).join('|')})[ \\t]*\\|[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}\\|[-: |]{3,200}${NL}(?:${LINE_PREFIX}\\|[^\\n\\\\\\u0000]{0,400}${NL}){0,8}?${LINE_PREFIX}\\|(?:[^|\\n\\\\\\u0000]{0,80}\\|){0,6}?[ \\t]*(\`?)${MIXED}([A-Za-z0-9+/=_.~-]{12,1000})\\1[ \\t]*\\|`,
-    { group: 2, entropy: 3, values: true, find: 'window' },
+    { group: 2, entropy: 3, values: true },
   ),
   // Passwords in other languages: names (PASSWORT=, $wachtwoord =, config.haslo =) and prose with the
   // language's verb ("la contraseña de la base es X", "a senha do admin é X", "das Passwort ist X").
@@ -1466,7 +1466,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     'secret-assignment',
     ['secret', 'key', 'token', 'pass'],
     `(?<=(?:^|[\\n,\\u0000]|\\\\n|\\\\")[A-Za-z0-9_.-]{0,40})(?<!(?:${ci('pub')}|${ci('public')}|${ci('signing')}|${ci('publishable')}|${ci('verify')}|${ci('ssh')}|${ci('gpg')}|${ci('cache')}|${ci('primary')})[_.-]?)(?:${ci('secret')}|${ci('key')}|${ci('token')}|${ci('pass')}(?:${ci('wd')}|${ci('word')})?)[A-Za-z0-9_]{0,20},[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}(?:[^,\\n\\\\\\u0000]{0,40},){1,6}?(\\\\?")?${MIXED}([A-Za-z0-9+/=_.~#-]{20,300})\\1(?=,|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
-    { group: 2, entropy: 3, values: true, find: 'window' },
+    { group: 2, entropy: 3, values: true },
   ),
   // SQL: UPDATE ... SET value = 'X' WHERE key|name = '<secret name>'.
   rule(
@@ -1478,16 +1478,16 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   // Logs that print a secret-named setting: `DB_PASSWORD is set to X`, `resolved NOMAD_TOKEN -> X`.
   rule(
     'secret-assignment',
-    ['is set to ', ' -> '],
-    `(?<=(?:${SECRET_NAME}|${ci('key')})[ \\t]{1,3})(?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
-    { group: 2, entropy: 2.5, values: true, find: 'window' },
+    [' is set to ', ' -> '],
+    `(?<=(?:${SECRET_NAME}|${ci('key')})[ \\t]{0,2})[ \\t](?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
+    { group: 2, entropy: 2.5, values: true },
   ),
   // A client built with its key as the one argument: new ApiClient("X"), twilio(sid, "X").
   rule(
     'secret-assignment',
     ['client(', 'twilio('],
     `(?:(?<=new[ \\t]+[A-Z][A-Za-z0-9_.]{0,40})${ci('client')}\\([ \\t]*|(?<![A-Za-z0-9_])${ci('twilio')}\\([ \\t]*[A-Za-z_][A-Za-z0-9_.]{0,40}[ \\t]*,[ \\t]*)(${Q})(?=[^"'\\\\]{0,199}[0-9])(?=[^"'\\\\]{0,199}[A-Za-z])([A-Za-z0-9+/=_.~-]{16,300})\\1[ \\t]*\\)`,
-    { group: 2, entropy: 3, values: true, find: 'window' },
+    { group: 2, entropy: 3, values: true },
   ),
   // HTML: <meta name="<secret>" content="X">, <input name="<secret or *-key>" value="X">.
   rule(
