@@ -1236,6 +1236,34 @@ export function secretsRows(r: Record<string, unknown>): BenchRow[] {
       }
     | undefined;
   if (h) rows.push(...heldOutRows(s, h));
+  const b = r.blindTuning as
+    | {
+        secrets: number;
+        formats: number;
+        negatives: number;
+        recall: number;
+        falsePositiveRate: number;
+        missed: number;
+        falsePositives: number;
+      }
+    | undefined;
+  if (b)
+    rows.push(
+      infoRow(
+        s,
+        `blind-written tuning corpus: recall (${b.secrets} secrets in ${b.formats} formats; tuned on)`,
+        100 * b.recall,
+        '%',
+        `${b.missed} missed`,
+      ),
+      infoRow(
+        s,
+        `blind-written tuning corpus: false-positive rate (${b.negatives} look-alikes; tuned on)`,
+        100 * b.falsePositiveRate,
+        '%',
+        `${b.falsePositives} flagged`,
+      ),
+    );
   const bw = r.boundedWork as Record<string, Record<string, number>> | undefined;
   if (bw) {
     for (const [key, label] of [

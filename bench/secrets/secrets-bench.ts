@@ -8,6 +8,7 @@ import { measure, Measured } from './measure';
 import { generateHeldOutCorpus } from './heldout/corpus';
 import { runBoundedWorkBench, type BoundedWorkResult } from './bounded-work';
 import { evaluateHeldOut } from './heldout/evaluate';
+import { generateBlindTuningCorpus, occursIn as occursInBlind } from './blind-tuning/corpus';
 
 export type CorpusScore = {
   positives: number;
@@ -48,6 +49,11 @@ export type AdversarialFigure = {
 export type SecretsBenchResult = {
   /** The held-out corpus (bench/secrets/heldout), reported apart from the tuning corpus below. */
   heldOut: HeldOutFigure;
+  /**
+   * The blind-written tuning corpus (bench/secrets/blind-tuning): written without reading the rules,
+   * but tuned on since the twelfth pass; reported apart from both.
+   */
+  blindTuning: HeldOutFigure;
   /** /healthz latency and event-loop delay while huge bodies are fetched (bounded-work.ts). */
   boundedWork: BoundedWorkResult;
   recall: number;
@@ -198,6 +204,36 @@ export function scoreHeldOut(seed = 1): HeldOutFigure {
     falsePositiveRate: s.falsePositiveRate,
     missed: Math.round((1 - s.recall) * s.secrets),
     falsePositives: Math.round(s.falsePositiveRate * s.negatives),
+  };
+}
+
+/** The blind-written tuning corpus scored as the held-out one is (maskBody; a secret found when gone). */
+export function scoreBlindTuningCorpus(seed = 1): HeldOutFigure {
+  const { samples } = generateBlindTuningCorpus(seed);
+  const formats = new Set<string>();
+  let secrets = 0;
+  let missed = 0;
+  let negatives = 0;
+  let falsePositives = 0;
+  for (const sample of samples) {
+    const masked = maskBody(sample.payload);
+    if (sample.secrets.length > 0) {
+      formats.add(sample.format);
+      secrets += sample.secrets.length;
+      missed += sample.secrets.filter((x) => occursInBlind(masked, x)).length;
+    } else {
+      negatives++;
+      if (sample.keep.some((k) => !occursInBlind(masked, k))) falsePositives++;
+    }
+  }
+  return {
+    secrets,
+    formats: formats.size,
+    negatives,
+    recall: secrets === 0 ? 0 : (secrets - missed) / secrets,
+    falsePositiveRate: negatives === 0 ? 0 : falsePositives / negatives,
+    missed,
+    falsePositives,
   };
 }
 
@@ -397,6 +433,7 @@ export async function runSecretsBench({
   const runs = quick ? 5 : 15;
   const result: SecretsBenchResult = {
     heldOut: scoreHeldOut(),
+    blindTuning: scoreBlindTuningCorpus(),
     boundedWork: await runBoundedWorkBench({ quick }),
     recall: round(score.recall * 10000) / 10000,
     falsePositiveRate: round(score.falsePositiveRate * 10000) / 10000,

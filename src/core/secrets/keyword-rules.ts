@@ -35,8 +35,9 @@ const NO_PLACEHOLDER = `(?![^\\s"'\\u0000]{0,200}(?:${ci('example')}|${ci('xxxx'
 const MIXED = '(?=[^\\s"\'`]{0,199}[0-9])(?=[^\\s"\'`]{0,199}[A-Za-z])';
 
 // A value of a secrets section's line: quoted or not, with a letter and a digit, key material.
+// (not a commit SHA or an Ethereum address: `commit_url = <sha>`, `address = 0x...` under [credentials])
 const SECTION_VALUE =
-  '(?=[A-Za-z+/=_.~-]{0,199}[0-9])(?=[0-9+/=_.~-]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{12,200}';
+  '(?!(?:0x)?[0-9a-fA-F]{40}(?![A-Za-z0-9]))(?=[A-Za-z+/=_.~-]{0,199}[0-9])(?=[0-9+/=_.~-]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{12,200}';
 // Where such a line ends: the line, the (JSON) string or a comment.
 const SECTION_END = `(?:${Q})?(?=[ \\t]*(?:\\r?\\n|\\\\[rn]|$|\\u0000|#|"))`;
 
@@ -150,6 +151,53 @@ const NAMED_PROVIDERS = [
 /** Lower-case provider words that make a key or sibling `name` name a credential. */
 export const PROVIDER_NAME_WORDS: readonly string[] = [...HEX32_PROVIDERS, ...NAMED_PROVIDERS];
 // The last part of a name that looks something up rather than holds a key.
+// Column headers of a Markdown table that name a secret (twelfth pass).
+const TABLE_SECRET_HEADERS = [
+  'secret',
+  'secrets',
+  'credential',
+  'credentials',
+  'key',
+  'api key',
+  'token',
+  'password',
+  'passwort',
+  'zugang',
+  'clave',
+  'senha',
+];
+// Password in other languages, ASCII spellings (the keyword pass folds ASCII only).
+const FOREIGN_PASSWORD_WORDS = [
+  'passwort',
+  'kennwort',
+  'contrase',
+  'senha',
+  'wachtwoord',
+  'haslo',
+  'losenord',
+  'adgangskode',
+  'salasana',
+  'mot de passe',
+  'mot_de_passe',
+];
+const FOREIGN_PASSWORD = `(?:${['passwort', 'kennwort', 'senha', 'wachtwoord', 'haslo', 'losenord', 'adgangskode', 'salasana'].map(ci).join('|')}|${ci('contrase')}(?:n|\u00f1)a|${ci('mot')}[ _]${ci('de')}[ _]${ci('passe')})`;
+// A line break inside a key file written into a string or a document: raw, JSON-escaped (once or
+// more), then a diff, quote or log prefix and indentation.
+const KEY_LINE_BREAK = `(?:\\\\{1,7}r)?(?:\\\\{1,7}n|\\r?\\n)${LINE_PREFIX}[ \\t]*`;
+// Calls that set a named value: environment setters, property setters, map puts.
+const SETTER_KEYWORDS = [
+  'setenv(',
+  'setenvironmentvariable(',
+  'setproperty(',
+  'setdefault(',
+  'putenv(',
+  'put(',
+  'set(',
+];
+const SETTER_NAMES =
+  '[Ss]etenv|SetEnvironmentVariable|[Ss]et[Pp]roperty|setdefault|putenv|\\.[Pp]ut|\\.[Ss]et';
+// A webhook path segment that names a lookup, not a secret: /hooks/sha/<sha>, /hooks/id/<id>.
+const HOOK_LOOKUP_SEGMENT = `(?:${['sha', 'sha1', 'sha256', 'id', 'ids', 'ref', 'refs', 'rev', 'commit', 'commits', 'hash', 'digest', 'trace', 'span', 'run', 'runs', 'build', 'builds', 'job', 'jobs', 'delivery', 'deliveries', 'event', 'events', 'pod', 'cache', 'checksum', 'cid', 'tag', 'tags', 'version'].map(ci).join('|')})`;
 const LOOKUP_PART = `(?:${[
   'id',
   'ids',
@@ -654,6 +702,21 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     `(?<=\\bset[A-Za-z]{0,30}|\\.)(?:[Pp]assword|[Pp]asswd|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey)\\(\\s{0,3}${Q}([^"'\\\\\\n\\u0000]{6,200})${Q}\\s{0,3}\\)`,
     { entropy: 2.5, values: true },
   ),
+  // Setters that take a name and a value (twelfth pass, blind-written tuning corpus): os.Setenv("API_TOKEN",
+  // "..."), [Environment]::SetEnvironmentVariable('DB_PASSWORD', '...', 'Machine'), props.setProperty(..),
+  // os.environ.setdefault(..), putenv, a map's put/set. A `*_KEY` name needs key material as its value.
+  rule(
+    'secret-assignment',
+    SETTER_KEYWORDS,
+    `(?<=(?:${SETTER_NAMES})\\(\\s{0,3})${Q}(?![A-Za-z0-9_.-]{0,60}[_.-]${META_PART}${Q})(${SECRET_NAME})${Q}\\s{0,3},\\s{0,3}(${Q})([^"'\\\\\\n\\u0000]{6,300})\\2`,
+    { group: 3, entropy: 2.5, values: true, find: 'window' },
+  ),
+  rule(
+    'secret-assignment',
+    SETTER_KEYWORDS,
+    `(?<=(?:${SETTER_NAMES})\\(\\s{0,3})${Q}(?![A-Za-z0-9_.-]{0,40}(?:${ci('public')}|${ci('publishable')}|${ci('cache')}|${ci('ssh')}|${ci('primary')}|${ci('site')})[_.-]?${ci('key')})([A-Za-z0-9_.-]{0,40}[_.-]${ci('key')})${Q}\\s{0,3},\\s{0,3}(${Q})((?=[^"'\\\\\\s]{0,199}[0-9])(?=[^"'\\\\\\s]{0,199}[A-Za-z])[A-Za-z0-9+/=_.~-]{16,300})\\2`,
+    { group: 3, entropy: 3, values: true, find: 'window' },
+  ),
   // Defaults of environment lookups: os.getenv("DB_PASSWORD", "..."), process.env.API_KEY || "..."
   rule(
     'secret-assignment',
@@ -881,8 +944,17 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'webhook-url',
     ['/webhook/', '/webhooks/', '/hooks/'],
-    `/(?:${ci('web')})?${ci('hook')}s?/(?:[A-Za-z0-9_.@-]{1,80}/){0,2}(?!${UUID}(?![A-Za-z0-9_-]))(?=[A-Za-z_-]{0,127}[0-9])(?=[0-9_-]{0,127}[A-Za-z])([A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_.-])`,
+    `/(?:${ci('web')})?${ci('hook')}s?/(?:(?!${HOOK_LOOKUP_SEGMENT}/)[A-Za-z0-9_.@-]{1,80}/){0,2}(?!${UUID}(?![A-Za-z0-9_-]))(?=[A-Za-z_-]{0,127}[0-9])(?=[0-9_-]{0,127}[A-Za-z])([A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_.-])`,
     { group: 1, entropy: 3.5 },
+  ),
+  // A webhook path that says what its next segment is (twelfth pass, blind-written tuning corpus):
+  // /hooks/token/<value>, /hooks/key/<value>, /webhook/secret/<value>; the value may be percent-encoded
+  // and have no digit (an app password). After /hooks/sha/, /hooks/id/, /hooks/ref/ it is a lookup.
+  rule(
+    'webhook-url',
+    ['/webhook/', '/webhooks/', '/hooks/'],
+    `/(?:${ci('web')})?${ci('hook')}s?/(?:${ci('token')}|(?:${ci('api')}[_-]?)?${ci('key')}|${ci('auth')}|${ci('code')}|${ci('secret')}|${ci('pass')}(?:${ci('word')})?|${ci('sig')}(?:${ci('nature')})?)/([A-Za-z0-9_.~!*+%-]{8,400})(?![A-Za-z0-9_.~!*+%-])`,
+    { group: 1, entropy: 2.5 },
   ),
   // Teams' (Office 365 connector) incoming webhooks: .../IncomingWebhook/<32 hex>/<uuid>.
   rule('webhook-url', ['/incomingwebhook/'], '/IncomingWebhook/([0-9a-f]{32})/', {
@@ -1176,4 +1248,267 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     `(?:${ci('token')}|${ci('secret')}):[ \\t]{4,24}(${UUID}|${STRONG})(?![A-Za-z0-9+/=_~-])`,
     { group: 1, entropy: 3 },
   ),
+  // ---- Twelfth pass: the blind-written tuning corpus (bench/secrets/blind-tuning) --------------------
+  // An Authorization header (or Gitea's webhook authorization_header) whose Basic/Bearer value is not
+  // in token grammar: a password with symbols given as is (`Basic |.$hUUsd}7q;sE`, `Bearer l-H8#KF...`).
+  rule(
+    'authorization-header',
+    ['authorization'],
+    `${ci('authorization')}(?:_${ci('header')})?\\\\{0,3}["']?[ \\t]{0,3}[:=,][ \\t]{0,3}\\\\{0,3}["']?(?:${ci('basic')}|${ci('bearer')}|${ci('token')})[ \\t]{1,3}((?:[^\\s"'\\\\\\u0000]|\\\\+(?![\\\\"'\\s]|u00))(?:[^\\s"'\\\\\\u0000]|\\\\+(?![\\\\"'\\s]|u00)){5,300})(?=\\\\{0,3}["']|[ \\t]|$|\\u0000)`,
+    { entropy: 2.5, values: true },
+  ),
+  // `AUTHORIZATION = "<base64>"`: a variable named for the header holding its credential.
+  rule(
+    'authorization-header',
+    ['authorization'],
+    `(?<![A-Za-z])${ci('authorization')}\\\\{0,3}["']?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)${MIXED}([A-Za-z0-9+/]{16,400}={0,2})\\1(?![A-Za-z0-9+/=])`,
+    { group: 2, entropy: 3 },
+  ),
+  // A Markdown table whose header names a secret column (`| env | secret | owner |`): the first cell
+  // of the rows below that holds key material (letters and digits, 12+ characters, random).
+  rule(
+    'secret-assignment',
+    TABLE_SECRET_HEADERS.map((h) => `| ${h} |`),
+    `\\|[ \\t]*(?:${TABLE_SECRET_HEADERS.map(ci).join('|')})[ \\t]*\\|[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}\\|[-: |]{3,200}${NL}(?:${LINE_PREFIX}\\|[^\\n\\\\\\u0000]{0,400}${NL}){0,8}?${LINE_PREFIX}\\|(?:[^|\\n\\\\\\u0000]{0,80}\\|){0,6}?[ \\t]*(\`?)${MIXED}([A-Za-z0-9+/=_.~-]{12,1000})\\1[ \\t]*\\|`,
+    { group: 2, entropy: 3, values: true },
+  ),
+  // Passwords in other languages: names (PASSWORT=, $wachtwoord =, config.haslo =) and prose with the
+  // language's verb ("la contraseña de la base es X", "a senha do admin é X", "das Passwort ist X").
+  rule(
+    'secret-assignment',
+    FOREIGN_PASSWORD_WORDS,
+    `${FOREIGN_PASSWORD}[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])([^\\s"'\`\\\\\\u0000]{6,200})\\1`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  rule(
+    'secret-assignment',
+    FOREIGN_PASSWORD_WORDS,
+    `${FOREIGN_PASSWORD}[^\\n\\u0000"|=:]{0,40}?[ \\t](?:es|est|ist|è|é|is|era|war|était|sono|são)[ \\t]*:?[ \\t]{1,3}(?:\\\\?["'\`«])?${MIXED}([^\\s"'\`<>()[\\]{},;|*\\\\\\u0000»][^\\s"'\`|\\\\\\u0000»]{5,199})`,
+    { entropy: 2.5, values: true },
+  ),
+
+  // Wallet keys: BIP-32 extended private keys (xprv/tprv/yprv/zprv + base58), a WIF key or a BIP-39
+  // mnemonic under a name that says so, a JWK's private member `d`.
+  rule(
+    'crypto-private-key',
+    ['xprv', 'tprv', 'yprv', 'zprv'],
+    '(?<![A-Za-z0-9])[xtyz]prv[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])',
+    {
+      entropy: 3,
+    },
+  ),
+  rule(
+    'crypto-private-key',
+    ['wif', 'btc', 'bitcoin'],
+    `(?:${ci('wif')}|${ci('btc')}|${ci('bitcoin')})[A-Za-z0-9_]{0,30}(?:\\\\?["'])?(?:[ \\t]{0,3}:[ \\t]{0,3}[A-Za-z]{1,10})?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(?:${Q})?([5KLc][1-9A-HJ-NP-Za-km-z]{50,51})(?![A-Za-z0-9])`,
+    { group: 1, entropy: 3 },
+  ),
+  rule(
+    'crypto-private-key',
+    ['mnemonic', 'seed phrase', 'seed_phrase', 'seedphrase', 'recovery phrase', 'recovery_phrase'],
+    `(?:${ci('mnemonic')}|${ci('seed')}[ _-]?${ci('phrase')}|${ci('recovery')}[ _-]?${ci('phrase')})[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:|${ci('is')})[ \\t]{0,3}(?:${Q}|\`)?((?:[a-z]{3,8}[ \\t]){11,23}[a-z]{3,8})(?![A-Za-z])`,
+    { group: 1, entropy: 2.5 },
+  ),
+  rule(
+    'crypto-private-key',
+    ['"d":"', '"d": "', '\\"d\\":\\"', '\\\\\\"d\\\\\\":\\\\\\"', '%22d%22%3a%22'],
+    `(?:\\\\{0,7}"|%22)d(?:\\\\{0,7}"|%22)[ \\t]?(?::|%3[Aa])[ \\t]?(?:\\\\{0,7}"|%22)${MIXED}([A-Za-z0-9_-]{32,700})(?![A-Za-z0-9_-])`,
+    { entropy: 3.5 },
+  ),
+  // A Google service-account key's `private_key_id` (40 hex; the key file's other half).
+  rule(
+    'secret-assignment',
+    ['private_key_id'],
+    `${ci('private_key_id')}\\\\{0,7}"?[ \\t]{0,3}:[ \\t]{0,3}\\\\{0,7}"([0-9a-f]{40})(?![0-9a-f])`,
+    { entropy: 2.5 },
+  ),
+  // Names of keying material the name rules do not read: pepper, PSK, psw/pword, an SNMP community.
+  rule(
+    'secret-assignment',
+    ['pepper', 'psk', 'psw', 'pword', 'community'],
+    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')}|${ci('community')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:\\??=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  // Apple app-specific passwords (xxxx-xxxx-xxxx-xxxx, lower-case letters) under a password name.
+  rule(
+    'secret-assignment',
+    ['password', 'pass=', 'pass:', 'pwd'],
+    `(?:${ci('password')}|${ci('pass')}|${ci('pwd')})[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:)[ \\t]{0,3}(?:${Q})?([a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4})(?![A-Za-z0-9-])`,
+    { group: 1, entropy: 2.5, needs: { operatorWithin: 40 } },
+  ),
+  // Tool syntax: an LDAP bind password (`-D "cn=..." -w X`), a PAT piped into `az devops login`,
+  // `vault operator unseal X`, a Gradle signing config's `storePassword "X"`.
+  rule(
+    'secret-flag',
+    ['-d "cn=', "-d 'cn=", '-d \\"cn=', '-d cn='],
+    `-D[ \\t]+(\\\\{0,3}["']?)[A-Za-z]{1,12}=[^"'\\n\\u0000]{1,200}?\\1[ \\t]+-w[ \\t]+(\\\\{0,3}["']?)([^\\s"'\\\\\\u0000-][^\\s"'\\\\\\u0000]{3,255})\\2`,
+    { group: 3, entropy: 1.5, values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['devops login'],
+    `(?<![A-Za-z0-9_])echo[ \\t]+(${Q}?)([^\\s"'$|\\\\\\u0000]{6,200})\\1[ \\t]*\\|[ \\t]*az[ \\t]+devops[ \\t]+login`,
+    { group: 2, entropy: 2, find: 'window', values: true },
+  ),
+  rule(
+    'secret-flag',
+    ['operator unseal'],
+    `${ci('operator')}[ \\t]+${ci('unseal')}[ \\t]+(?:-[a-z-]+(?:=\\S+)?[ \\t]+)*(${Q}?)([A-Za-z0-9+/]{20,100}={0,2})\\1(?![A-Za-z0-9+/=])`,
+    { group: 2, entropy: 3 },
+  ),
+  rule(
+    'secret-assignment',
+    ['storepassword', 'keypassword'],
+    `(?:${ci('store')}|${ci('key')})${ci('password')}[ \\t]+(${Q})([^"'\\\\\\n\\u0000]{6,200})\\1`,
+    { group: 2, entropy: 2, values: true },
+  ),
+  // A Jenkins generic-webhook-trigger URL carries its token in the query.
+  rule(
+    'webhook-url',
+    ['generic-webhook-trigger/invoke?'],
+    `generic-webhook-trigger/invoke\\?(?:[^\\s"'#&\\\\\\u0000]{1,100}&){0,4}(?:${ci('token')}|${ci('code')}|${ci('key')}|${ci('secret')})=([^\\s"'#&\\\\\\u0000]{8,400})`,
+    { group: 1, entropy: 2.5 },
+  ),
+  // Keys in provider URLs: Infura /v3/<key>, Alchemy /v2/<key>, Loggly /inputs/<token>/.
+  rule('provider-url-key', ['infura.io/v3/'], `${ci('infura')}\\.io/v3/([0-9a-f]{32})(?![0-9A-Za-z])`, {
+    group: 1,
+    entropy: 3,
+  }),
+  rule(
+    'provider-url-key',
+    ['alchemy.com/v2/', 'alchemyapi.io/v2/'],
+    `${ci('alchemy')}(?:\\.com|api\\.io)/v2/([A-Za-z0-9_-]{32})(?![A-Za-z0-9_-])`,
+    { group: 1, entropy: 3 },
+  ),
+  rule(
+    'provider-url-key',
+    ['loggly.com/inputs/', 'loggly.com/bulk/'],
+    `${ci('loggly')}\\.com/(?:inputs|bulk)/(${UUID})`,
+    { group: 1, entropy: 2 },
+  ),
+  // Prefixes: Flagsmith server keys (ser.), Chromatic project tokens (chpt_), Langfuse secret keys
+  // (sk-lf-), Stytch secrets (secret-live-/secret-test-).
+  rule(
+    'flagsmith-key',
+    ['ser.'],
+    '(?<![A-Za-z0-9_.-])ser\\.(?=[A-Za-z]{0,39}[0-9])[A-Za-z0-9]{20,40}(?![A-Za-z0-9])',
+    {
+      entropy: 3.3,
+      needs: { digitTokenWithin: 4 },
+    },
+  ),
+  rule('chromatic-token', ['chpt_'], '(?<![A-Za-z0-9_])chpt_[0-9a-f]{14,40}(?![A-Za-z0-9])', {
+    entropy: 2.5,
+  }),
+  rule('langfuse-key', ['sk-lf-'], `(?<![A-Za-z0-9_])sk-lf-(?:${UUID}|[A-Za-z0-9]{20,64})(?![A-Za-z0-9-])`, {
+    entropy: 2.5,
+  }),
+  rule(
+    'stytch-secret',
+    ['secret-live-', 'secret-test-'],
+    '(?<![A-Za-z0-9_-])secret-(?:live|test)-[A-Za-z0-9_=-]{30,80}(?![A-Za-z0-9_=-])',
+    { entropy: 3.5 },
+  ),
+  // Key files the PEM scan does not read: an OpenVPN static key (hex lines between its armour), a
+  // minisign secret key (the base64 line after its comment line); and recovery codes listed one per line.
+  rule(
+    'private-key',
+    ['openvpn static key v1-----'],
+    `${ci('openvpn')} ${ci('static')} ${ci('key')} V1-----((?:${KEY_LINE_BREAK}[0-9a-fA-F]{32}){1,16})`,
+    { entropy: 0, block: true },
+  ),
+  rule(
+    'private-key',
+    ['minisign encrypted secret key', 'minisign secret key'],
+    `${ci('minisign')} (?:${ci('encrypted')} )?${ci('secret')} ${ci('key')}[^\\n\\\\\\u0000"]{0,40}${KEY_LINE_BREAK}([A-Za-z0-9+/]{80,300}={0,2})`,
+    { entropy: 0, block: true },
+  ),
+  rule(
+    'secret-assignment',
+    ['recovery', 'backup', 'password'],
+    `(?:(?:${ci('recovery')}|${ci('backup')})[ _-]?${ci('codes')}|${ci('password')})[A-Za-z0-9_]{0,10}(?:\\\\{0,7}["'])?[ \\t]{0,3}[:=][ \\t]{0,3}(?:\\\\{0,7}["'\`]|[|>]-?)?(?:${KEY_LINE_BREAK})?((?:[a-z0-9]{4,6}-[a-z0-9]{4,6}(?:${KEY_LINE_BREAK}|[ \\t]*,[ \\t]*|[ \\t]+)){3,24}[a-z0-9]{4,6}-[a-z0-9]{4,6})(?![a-z0-9-])`,
+    { entropy: 3 },
+  ),
+  // Automation webhooks: Zapier catch hooks, Make (Integromat) scenario hooks.
+  rule(
+    'webhook-url',
+    ['hooks.zapier.com/hooks/catch/'],
+    'hooks\\.zapier\\.com/hooks/catch/([0-9]{4,12}/[A-Za-z0-9]{5,12})(?![A-Za-z0-9])',
+    { group: 1, entropy: 2 },
+  ),
+  rule(
+    'webhook-url',
+    ['.make.com/', '.integromat.com/'],
+    '(?<=hook\\.[a-z0-9]{2,8}\\.(?:make|integromat)\\.com/)([A-Za-z0-9]{24,40})(?![A-Za-z0-9])',
+    { entropy: 3, find: 'window' },
+  ),
+  // A vault password written to the file Ansible reads it from: echo "X" > ~/.vault_pass
+  rule(
+    'secret-flag',
+    ['vault_pass', 'vault-pass', 'vault_password', 'vault-password'],
+    `(?<![A-Za-z0-9_])echo[ \\t]+(${Q}?)([^\\s"'$|>\\\\\\u0000]{6,200})\\1[ \\t]*>{1,2}[ \\t]*[^\\s"'\\u0000]{0,80}${ci('vault')}[_-]${ci('pass')}`,
+    { group: 2, entropy: 2, find: 'window', values: true },
+  ),
+  // A Laravel APP_KEY: `base64:` and 32 bytes of base64.
+  rule('laravel-app-key', ['base64:'], '(?<![A-Za-z0-9_])base64:[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])', {
+    entropy: 3.5,
+  }),
+  // An Express signed session cookie (`s:<id>.<signature>`, URL-encoded).
+  rule(
+    'session-cookie',
+    ['s%3a'],
+    '(?<![A-Za-z0-9])s%3A[A-Za-z0-9_-]{20,64}\\.[A-Za-z0-9%+/_-]{20,100}(?![A-Za-z0-9%+/_-])',
+    { entropy: 3.5 },
+  ),
+  // A CSV whose header names a secret column (`environment,api_key,owner`): the first cell of the next
+  // line that holds key material.
+  rule(
+    'secret-assignment',
+    ['secret', 'key', 'token', 'pass'],
+    `(?<=(?:^|[\\n,\\u0000]|\\\\n|\\\\")[A-Za-z0-9_.-]{0,40})(?<!(?:${ci('pub')}|${ci('public')}|${ci('signing')}|${ci('publishable')}|${ci('verify')}|${ci('ssh')}|${ci('gpg')}|${ci('cache')}|${ci('primary')})[_.-]?)(?:${ci('secret')}|${ci('key')}|${ci('token')}|${ci('pass')}(?:${ci('wd')}|${ci('word')})?)[A-Za-z0-9_]{0,20},[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}(?:[^,\\n\\\\\\u0000]{0,40},){1,6}?(\\\\?")?${MIXED}([A-Za-z0-9+/=_.~#-]{20,300})\\1(?=,|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
+    { group: 2, entropy: 3, values: true },
+  ),
+  // SQL: UPDATE ... SET value = 'X' WHERE key|name = '<secret name>'.
+  rule(
+    'secret-assignment',
+    ['set value ='],
+    `${ci('set')}[ \\t]+${ci('value')}[ \\t]*=[ \\t]*(${Q})([^"'\\\\\\n\\u0000]{6,300})\\1[ \\t]+${ci('where')}[ \\t]+(?:${ci('key')}|${ci('name')})[ \\t]*=[ \\t]*${Q}${SECRET_NAME}${Q}`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  // Logs that print a secret-named setting: `DB_PASSWORD is set to X`, `resolved NOMAD_TOKEN -> X`.
+  rule(
+    'secret-assignment',
+    [' is set to ', ' -> '],
+    `(?<=(?:${SECRET_NAME}|${ci('key')})[ \\t]{0,2})[ \\t](?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  // A client built with its key as the one argument: new ApiClient("X"), twilio(sid, "X").
+  rule(
+    'secret-assignment',
+    ['client(', 'twilio('],
+    `(?:(?<=new[ \\t]+[A-Z][A-Za-z0-9_.]{0,40})${ci('client')}\\([ \\t]*|(?<![A-Za-z0-9_])${ci('twilio')}\\([ \\t]*[A-Za-z_][A-Za-z0-9_.]{0,40}[ \\t]*,[ \\t]*)(${Q})(?=[^"'\\\\]{0,199}[0-9])(?=[^"'\\\\]{0,199}[A-Za-z])([A-Za-z0-9+/=_.~-]{16,300})\\1[ \\t]*\\)`,
+    { group: 2, entropy: 3, values: true },
+  ),
+  // HTML: <meta name="<secret>" content="X">, <input name="<secret or *-key>" value="X">.
+  rule(
+    'secret-assignment',
+    ['name="', 'name=\\"'],
+    `${ci('name')}=(${Q})(?:${SECRET_NAME}|[A-Za-z0-9_.-]{0,40}[_.-]${ci('key')}|${ci('mnemonic')})\\1[ \\t]{1,8}(?:${ci('content')}|${ci('value')})=(${Q})${MIXED}([^"'\\\\\\n\\u0000]{8,300})\\2`,
+    { group: 3, entropy: 3, values: true },
+  ),
+  // CLI flags of record keys and WireGuard: cypress run --record --key X, wg set ... private-key <(echo X).
+  rule('secret-flag', ['--record --key'], `--record[ \\t]+--key[ \\t]+(${Q}?)([A-Za-z0-9-]{16,100})\\1`, {
+    group: 2,
+    entropy: 2.5,
+  }),
+  rule(
+    'private-key',
+    ['private-key <(echo', 'private-key \\u003c(echo'],
+    `${ci('private-key')}[ \\t]+(?:<|\\\\u003c)\\([ \\t]*echo[ \\t]+(${Q}?)([A-Za-z0-9+/]{42,43}=)\\1`,
+    { group: 2, entropy: 3 },
+  ),
+  // Checkout.com secret keys: sk_ (or sk_sbox_/sk_test_) and a UUID.
+  rule('checkout-secret', ['sk_'], `(?<![A-Za-z0-9_])sk_(?:sbox_|test_)?${UUID}(?![A-Za-z0-9-])`, {
+    entropy: 2.5,
+  }),
 ];

@@ -486,7 +486,7 @@ const VENDOR_PREFIX_DENY = new Set(
     'usr users org orgs team proj project acc account msg message call file files asst thread run runs ' +
     'batch vs step ft ftjob chatcmpl cmpl resp req request evt event job task build node id uid guid ' +
     'ref img image asset chunk index main vendor app test tests spec fixture fixtures mock fake dummy ' +
-    'sample example demo stub seed trace span log cache key hash sha etag rev commit tag ver version ' +
+    'sample example demo stub seed trace span log cache key hash sha etag rev commit tag ver version nonce ' +
     // this service's own dynamically registered OAuth client ids (dcr_<random>): public, and shown
     // in every envelope's identity.client
     'dcr'

@@ -381,7 +381,7 @@ const KEY_SUFFIX_OK =
   /^(?:[_-]?(?:access[_-]?)?(?:key(?:[_-]?base)?|value|secret|token|string|hash(?=$)|v[0-9]|[0-9]|word|wd|phrase|data))?$/i;
 // Names ending in _key that are not secrets (ids, public halves, lookups).
 const KEY_NAME_DENY =
-  /(?:public|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
+  /(?:public|verify|verifying|verification|primary|foreign|sort|partition|cache|idempotency|publishable|site|ssh|gpg|pgp|host|sign_?in|lookup|hash|row|map|dict|object|item|entry|group|shortcut|hot|i18n|translation|message|label|storage_?path|file|s3|bucket|index|unique|composite|natural|surrogate|search|query|config|setting|redis|metric|attribute|feature|flag|event|field|column|table|schema|sequence|version|release|cursor|page|api_?version|registry|license_?type|cluster|node|region|zone|tenant|project|account_?id|dedup(?:lication)?|correlation|trace|request|session_?name)$/i;
 
 const SECRET_NAME_RE =
   /(?:pass(?:word|wd|phrase|code)?|pwd|pswd|pw|secret|token|key|credentials?|creds|auth|private[_-]?key|[_-]pat|[_-]salt)(?:[_-]?(?:v?[0-9]{1,2}|base|value|string))?$/i;
@@ -451,7 +451,7 @@ function strongKeyValue(value: string): boolean {
 // or come after a type (`API_TOKEN: &str =`, `apiKey: string =`, `val secret: String =`).
 const ASSIGNMENT_RE =
   // eslint-disable-next-line no-control-regex
-  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
+  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?{1,2}=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
 const AUTH_RE =
   /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey|ssws)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 // `Bearer <token>`, or a `bearer` key with the token as its value (`"bearer": "..."`, `bearer=...`).
@@ -804,6 +804,8 @@ function operatorFollows(text: string, from: number): boolean {
   return false;
 }
 
+const ARN_BEFORE_RE = /arn:aws[a-z-]*:secretsmanager:[a-z0-9-]*:[0-9]*:$/;
+
 /** Applies the rule of one keyword match; returns the end of what it masked, or -1. */
 function matchKeyword(
   text: string,
@@ -842,6 +844,13 @@ function matchKeyword(
     return -1; // the scan goes on after the keyword
   }
   if (!operatorFollows(text, after)) return -1; // prose: "the token expired"
+  // `secret:` inside an AWS Secrets Manager ARN names the secret, it does not assign one.
+  if (
+    kw === 'secret' &&
+    text.charCodeAt(at - 1) === 58 &&
+    ARN_BEFORE_RE.test(text.slice(Math.max(0, at - 80), at))
+  )
+    return -1;
   ASSIGNMENT_RE.lastIndex = after;
   const a = ASSIGNMENT_RE.exec(text);
   if (!a || !KEY_SUFFIX_OK.test(a[1]!)) return -1;
@@ -1407,8 +1416,9 @@ const FLAG_RE =
   /--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd|pass|pwd|passphrase|token|api-key|apikey|secret|client-secret|access-token|auth-token|private-key|secret-key|encryption-key|master-key)(?:[ \t]{1,4}|=)(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/giy;
 // sshpass and registry logins take `-p VALUE`; mysql takes `-pVALUE` (`-p db` prompts, db is a name).
 const SHORT_P_CMD_RE =
-  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|mongo(?:sh)?|(redis-cli))\s/;
-const SHORT_P_RE = /-[pa][ \t]?(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
+  /(?:^|[\s;&|("'`+>-])(?:sshpass|(mysql(?:dump|admin)?|mariadb(?:-dump)?)|(?:docker|podman|nerdctl|buildah|skopeo|az) login|mongo(?:sh)?|snowsql|(redis-cli))\s/;
+// `-p X`, `-pX`, `-p=X` (docker login -p="..."), the quotes JSON-escaped or not.
+const SHORT_P_RE = /-[pa](?:[ \t]?|=)(\\?["']?)([^\s"'$<{\\\u0000-][^\s"'\\\u0000]{3,255})\1/y;
 const SHORT_P_GLUED_RE = /-p(["']?)([^\s"'$<{\u0000-][^\s"'\u0000]{3,255})\1/y;
 const CURL_USER_RE = /(?:-u|--user)[ \t]{1,4}(["']?)[^\s:"'\u0000]{1,64}:([^\s"'\u0000]{3,256})\1/y;
 const PGPASS_RE =

@@ -425,7 +425,7 @@ function accept(
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Names whose values are ids or public halves, not secrets (the engine's own list for *_key names).
 const PUBLIC_NAME_RE =
-  /(?:public|publishable|primary|foreign|sort|partition|cache|idempotency|site|ssh|gpg|pgp|lookup|dedup|correlation|trace|request|storage|bucket|object|index|cursor|page|config|feature|event|message|i18n|translation)[_.-]?(?:key|token|id)/i;
+  /(?:public|verify|verifying|verification|publishable|primary|foreign|sort|partition|cache|idempotency|site|ssh|gpg|pgp|lookup|dedup|correlation|trace|request|storage|bucket|object|index|cursor|page|config|feature|event|message|i18n|translation)[_.-]?(?:key|token|id)/i;
 
 /**
  * The engine's additions to gitleaks' allowlist of its generic rule: UUIDs (ids; the provider rules

@@ -549,6 +549,12 @@ export function scrubResult(value: unknown, ctx: ScrubContext): ScrubResult {
   return out;
 }
 
+// Names whose values the twelfth pass's keyword rules read (keyword-rules.ts): recovery codes, wallet
+// mnemonics, peppers, pre-shared keys, SNMP communities, WIF keys. A key or a variable so named is
+// scanned as `"name":"value"`, as the same JSON read as text is.
+const NAMES_KEYING_TWELFTH =
+  /(?:recovery|backup)[_-]?codes|mnemonic|seed[_-]?phrase|pepper|community|(?:^|[_-])(?:psk|psw|pword|wif)$/i;
+
 // Keys seen in results are few and repeat in every item: whether one can start an assignment
 // (`"password":"..."`) is remembered. Bounded, so odd inputs cannot grow it without limit.
 const keyTrigger = new Map<string, boolean>();
@@ -558,7 +564,7 @@ function triggers(key: string): boolean {
     if (keyTrigger.size > 4096) keyTrigger.clear();
     // namesSecret: camelCase names such as `authKey`, `signingKey`, `masterKey` (a JSON file parsed as
     // a body), which the keyword regex reads only after `_`, `-` or `.`; their text form is masked.
-    t = keyStartsAssignment(key) || namesProvider(key) || namesSecret(key);
+    t = keyStartsAssignment(key) || namesProvider(key) || namesSecret(key) || NAMES_KEYING_TWELFTH.test(key);
     keyTrigger.set(key, t);
   }
   return t;
@@ -621,7 +627,7 @@ function siblingName(o: Record<string, unknown>): string | null {
   if (typeof o.data !== 'string' && typeof o.value !== 'string') return null;
   const n = typeof o.name === 'string' ? o.name : typeof o.key === 'string' ? o.key : null;
   if (n === null) return null;
-  if (namesSecret(n) || namesProvider(n)) return n;
+  if (namesSecret(n) || namesProvider(n) || NAMES_KEYING_TWELFTH.test(n)) return n;
   // keying material the rules do not read by its word: scanned as that name's secret
   return namesSecretVariable(n) ? (namesKeying(n) ? `${n}_SECRET` : n) : null;
 }
