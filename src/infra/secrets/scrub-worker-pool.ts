@@ -16,6 +16,8 @@ export type ScrubWorkerOptions = {
   minBytes: number;
   /** an idle thread exits after this long (none are kept: most results are small) */
   idleTimeoutMs?: number;
+  /** told of a pool error that concerns no call (default: ignored) */
+  onError?: (err: Error) => void;
 };
 
 /** The worker's entry: the compiled scrub.worker.js, or a bootstrap that compiles the .ts sources. */
@@ -43,6 +45,10 @@ export class ScrubWorkerPool {
       // a scan is CPU work: one task per thread, the rest wait in the queue
       concurrentTasksPerWorker: 1,
     });
+    // A task aborted by its call's deadline just as its thread answered leaves that answer with no
+    // task to settle: piscina emits it as an 'error' on the pool, which without a listener is an
+    // uncaught exception that would end the process. The call has already been answered (timeout).
+    this.pool.on('error', (err: Error) => this.options.onError?.(err));
     return this.pool;
   }
 

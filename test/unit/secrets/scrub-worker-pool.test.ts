@@ -26,6 +26,27 @@ describe('scan worker pool', () => {
   const pool = new ScrubWorkerPool({ threads: 1, minBytes: 1024, idleTimeoutMs: 60_000 });
   afterAll(() => pool.close(), 60_000);
 
+  it("survives a thread's late answer to an aborted task (piscina's pool 'error')", async () => {
+    const seen: Error[] = [];
+    const own = new ScrubWorkerPool({
+      threads: 1,
+      minBytes: 1024,
+      idleTimeoutMs: 60_000,
+      onError: (e) => seen.push(e),
+    });
+    try {
+      await own.scrub(bigResult(2), ctx);
+      // What piscina emits when an answer arrives for a task its abort already removed; without a
+      // listener, emit('error') throws, and from a port's message handler that ends the process.
+      const late = new Error('Unexpected message from Worker: { taskId: 4 }');
+      const piscina = (own as unknown as { pool: { emit(e: string, err: Error): boolean } }).pool;
+      expect(() => piscina.emit('error', late)).not.toThrow();
+      expect(seen).toEqual([late]);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
   it('sends only results at or above the threshold, and none when workers are off', () => {
     expect(pool.wants(1023)).toBe(false);
     expect(pool.wants(1024)).toBe(true);
