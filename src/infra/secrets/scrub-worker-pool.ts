@@ -37,7 +37,8 @@ export class ScrubWorkerPool {
   }
 
   private started(): Piscina<ScrubTask, ScrubResult | SuccessOutput> {
-    this.pool ??= new Piscina<ScrubTask, ScrubResult | SuccessOutput>({
+    if (this.pool) return this.pool;
+    const pool = new Piscina<ScrubTask, ScrubResult | SuccessOutput>({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: this.options.threads,
@@ -48,8 +49,9 @@ export class ScrubWorkerPool {
     // A task aborted by its call's deadline just as its thread answered leaves that answer with no
     // task to settle: piscina emits it as an 'error' on the pool, which without a listener is an
     // uncaught exception that would end the process. The call has already been answered (timeout).
-    this.pool.on('error', (err: Error) => this.options.onError?.(err));
-    return this.pool;
+    pool.on('error', (err: Error) => this.options.onError?.(err));
+    this.pool = pool;
+    return pool;
   }
 
   /** The scrub of `value` in a worker thread; rejects with an AbortError when `signal` aborts first. */

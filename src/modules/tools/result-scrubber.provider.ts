@@ -45,6 +45,8 @@ export function resolveResultScrubber(config?: Pick<AppConfig, 'secrets'>): Resu
   const pool = new ScrubWorkerPool({
     threads: s?.scanWorkers ?? 1,
     minBytes: s?.scanWorkerMinBytes ?? DEFAULT_SCAN_WORKER_MIN_BYTES,
+    // Said, not swallowed; only the message's first line (a late answer's text stays out of logs).
+    onError: (err) => process.emitWarning(`scan worker pool: ${err.message.split('\n')[0]!.slice(0, 120)}`),
   });
   pools.add(pool);
   return {
