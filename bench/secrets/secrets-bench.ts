@@ -382,6 +382,22 @@ export const ADVERSARIAL: Array<{ name: string; make: (n: number) => string }> =
   { name: 'telegram-colons', make: (n) => '12345678:AA'.repeat(Math.ceil(n / 11)).slice(0, n) },
   { name: 'azure-q-tilde', make: (n) => 'abc1Q~'.repeat(Math.ceil(n / 6)).slice(0, n) },
   { name: 'mask-like', make: (n) => '[[aegis-masked:'.repeat(Math.ceil(n / 15)).slice(0, n) },
+  // One long run of blanks after a keyword and a line break (or a table or CSV header, or a prose
+  // verb): rules that allowed a line prefix and indentation as side-by-side unbounded runs of
+  // blanks took cubic time here (4 KiB: 36 s) before the line prefix was bounded (2026-12-07).
+  ...(
+    [
+      ['blanks-after-password-line', 'password:\n'],
+      ['blanks-after-recovery-codes', 'recovery_codes:\n'],
+      ['blanks-after-table-header', '| key |\n'],
+      ['blanks-after-csv-header', 'key,a\n'],
+      ['blanks-after-prose-verb', 'the smtp pass is'],
+      ['blanks-after-credentials', 'credentials '],
+    ] as const
+  ).map(([name, head]) => ({
+    name,
+    make: (n: number) => head + ' '.repeat(Math.max(0, n - head.length - 1)) + 'x',
+  })),
 ];
 
 // Three sizes, each 4x the one before, from below MAX_BLOB (64 K, the longest base64/hex run the

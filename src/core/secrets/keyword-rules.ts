@@ -23,7 +23,9 @@ const ARG = `([^\\s"'$<{\\\\\\u0000-][^\\s"'\\\\\\u0000]{3,255})`;
 // A line break, raw or JSON-escaped, and what Gitea's bodies put at the start of the next line: a
 // diff or quote marker, an Actions log timestamp.
 const NL = '(?:\\r?\\n|(?:\\\\r)?\\\\n)';
-const LINE_PREFIX = '[ \\t>+]*(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4})?[ \\t>+]*';
+// Bounded, and the second run only after a timestamp: two unbounded runs of blanks side by side (and
+// a rule's own indentation after them) made a long run of blanks cost quadratic or cubic time.
+const LINE_PREFIX = '[ \\t>+]{0,16}(?:\\d{4}-\\d\\d-\\d\\dT[0-9:.]{8,20}Z[ \\t]{1,4}[ \\t>+]{0,16})?';
 // A `\n` escape inside a string literal, itself JSON-escaped or not.
 const ESC_N = '(?:\\\\{1,2}r)?(?:\\\\{1,2}n)?';
 // Between two string literals of a key written one line per string: a `+`, `,`, `&` or `.`, a line break.
@@ -817,13 +819,13 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['pass is', 'pass was', 'pass |', 'pwd |', 'pass:', 'pwd:'],
-    `(?<=^|[\\s_.*-])(?:${ci('pass')}|${ci('pwd')})(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[|:])[ \\t]+(\`?)${MIXED}([^\\s"'\`<>|\\\\\\u0000]{8,200})\\1(?=[ \\t]*\\||[.,;]?(?:\\s|$|\\u0000|\\\\))`,
+    `(?<=^|[\\s_.*-])(?:${ci('pass')}|${ci('pwd')})(?:[ \\t]+(?:is|was)(?:[ \\t]*:)?|[ \\t]*[|:])[ \\t]+(\`?)${MIXED}([^\\s"'\`<>|\\\\\\u0000]{8,200})\\1(?=[ \\t]*\\||[.,;]?(?:\\s|$|\\u0000|\\\\))`,
     { group: 2, entropy: 2, values: true },
   ),
   rule(
     'secret-assignment',
     ['creds', 'credentials'],
-    `${ci('cred')}(?:${ci('ential')})?s[ \\t]*(?:[:=-]|${ci('are')}|${ci('is')})?[ \\t]*\\**[ \\t]*\`?[A-Za-z0-9_.@-]{1,64}[ \\t]*[/:][ \\t]*(["'\`]?)${MIXED}([^\\s"'\`<>\\\\\\u0000]{6,200})\\1`,
+    `${ci('cred')}(?:${ci('ential')})?s[ \\t]{0,3}(?:[:=-]|${ci('are')}|${ci('is')})?[ \\t]{0,3}\\**[ \\t]{0,3}\`?[A-Za-z0-9_.@-]{1,64}[ \\t]*[/:][ \\t]*(["'\`]?)${MIXED}([^\\s"'\`<>\\\\\\u0000]{6,200})\\1`,
     { group: 2, entropy: 2, values: true },
   ),
   rule(

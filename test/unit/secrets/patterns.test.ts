@@ -109,6 +109,12 @@ describe('adversarial inputs', () => {
         'url-schemes',
         'mask-like',
         'pem-begin-no-end',
+        'blanks-after-password-line',
+        'blanks-after-recovery-codes',
+        'blanks-after-table-header',
+        'blanks-after-csv-header',
+        'blanks-after-prose-verb',
+        'blanks-after-credentials',
       ].includes(a.name) === false
     )
       return;
