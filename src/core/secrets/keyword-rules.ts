@@ -159,7 +159,7 @@ const TABLE_SECRET_HEADERS = [
   'secrets',
   'credential',
   'credentials',
-  'key',
+  // not a bare `key`: configuration docs tabulate settings under `| Key | Default |` (review)
   'api key',
   'token',
   'password',
@@ -1467,7 +1467,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['secret', 'key', 'token', 'pass'],
-    `(?<=(?:^|[\\n,\\u0000]|\\\\n|\\\\")[A-Za-z0-9_.-]{0,40})(?<!(?:${ci('pub')}|${ci('public')}|${ci('signing')}|${ci('publishable')}|${ci('verify')}|${ci('ssh')}|${ci('gpg')}|${ci('cache')}|${ci('primary')})[_.-]?)(?:${ci('secret')}|${ci('key')}|${ci('token')}|${ci('pass')}(?:${ci('wd')}|${ci('word')})?)[A-Za-z0-9_]{0,20},[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}(?:[^,\\n\\\\\\u0000]{0,40},){1,6}?(\\\\?")?${MIXED}([A-Za-z0-9+/=_.~#-]{20,300})\\1(?=,|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
+    `(?<=(?:^|[\\n,\\u0000]|\\\\n|\\\\")[A-Za-z0-9_.-]{0,40})(?<!(?:${ci('pub')}|${ci('public')}|${ci('signing')}|${ci('publishable')}|${ci('verify')}|${ci('ssh')}|${ci('gpg')}|${ci('cache')}|${ci('primary')}|${ci('sort')}|${ci('partition')}|${ci('foreign')}|${ci('row')}|${ci('object')}|${ci('idempotency')})[_.-]?)(?:${ci('secret')}|${ci('key')}|${ci('token')}|${ci('pass')}(?:${ci('wd')}|${ci('word')})?)[A-Za-z0-9_]{0,20},[^\\n\\\\\\u0000]{0,200}${NL}${LINE_PREFIX}(?:[^,\\n\\\\\\u0000]{0,40},){1,6}?(\\\\?")?(?!(?:[0-9a-f]{40}|[0-9a-f]{64})(?![A-Za-z0-9+/=_.~#-]))${MIXED}([A-Za-z0-9+/=_.~#-]{20,300})\\1(?=,|[ \\t]*(?:\\r?\\n|\\\\n|$|\\u0000))`,
     { group: 2, entropy: 3, values: true },
   ),
   // SQL: UPDATE ... SET value = 'X' WHERE key|name = '<secret name>'.
@@ -1481,7 +1481,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     [' is set to ', ' -> '],
-    `(?<=(?:${SECRET_NAME}|${ci('key')})[ \\t]{0,2})[ \\t](?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
+    `(?<=${SECRET_NAME}[ \\t]{0,2})[ \\t](?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
     { group: 2, entropy: 2.5, values: true },
   ),
   // A client built with its key as the one argument: new ApiClient("X"), twilio(sid, "X").

@@ -66,6 +66,22 @@ describe('blind tuning: look-alikes left alone', () => {
     ],
     ['a Vault reference', 'password = "vault:secret/data/app#db_password"'],
     ['a vals reference', 'password: ref+sops://secrets.enc.yaml#/db/password'],
+    // Ordinary Gitea content the twelfth pass masked (second read of 2026-12-07):
+    [
+      'a settings table under a Key header',
+      '| Key | Default | Description |\n|-----|---------|-------------|\n| `S3_BUCKET_NAME` | gitea | bucket |\n',
+    ],
+    ['a Key/Value table of versions', '| Key | Value |\n|---|---|\n| version | v1.22.3-rc1-abc |\n'],
+    [
+      'a CSV of release commits',
+      `key,commit\nrelease-1,${j('3f9c2a7b1d4e', '5f60718293a4b5c6d7e8f9012345')}\n`,
+    ],
+    [
+      'a CSV with a sort key',
+      `sort_key,commit_sha,author\n1,${j('3f9c2a7b1d4e', '5f60718293a4b5c6d7e8f9012345')},alice\n`,
+    ],
+    ['a cache key in a log', 'cache key -> repo:gitea/gitea:stars2024'],
+    ['a renamed setting in a log', 'renamed config key -> apiKeyV2Setting'],
   ])('%s', (_name, text) => expect(mask(text)).toBe(text));
 });
 
