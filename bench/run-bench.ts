@@ -32,6 +32,7 @@ import { mergeResults, runLoad, type Call, type LoadResult } from './load/load-r
 import { PEER_PACKAGE, startPeer, type Peer } from './peer/openapi-peer';
 import { BENCH_MCP_TOKEN, startSidecar, type Sidecar } from './sidecar/sidecar-process';
 import { BENCH_OWNER, BENCH_REPO } from './upstream/fake-gitea';
+import type { HeldOutFigure } from './secrets/secrets-bench';
 
 type Options = { quick: boolean; profile: boolean; skipSidecar: boolean; writeMd: boolean };
 
@@ -1169,23 +1170,16 @@ type Adversarial = {
   linear: boolean;
 };
 
+/** A corpus's totals as secrets-bench reports them; results written before the counts lack them. */
+type CorpusFigure = Omit<HeldOutFigure, 'missed' | 'falsePositives'> &
+  Partial<Pick<HeldOutFigure, 'missed' | 'falsePositives'>>;
+
 /**
  * The held-out corpus's two checked rows. The verdicts come from the counts (missed against the most
  * the target allows), and the values carry two decimals and the counts, so a recall of 98.96 % is
  * never printed as a passing "99.0 %".
  */
-export function heldOutRows(
-  s: string,
-  h: {
-    secrets: number;
-    formats: number;
-    negatives: number;
-    recall: number;
-    falsePositiveRate: number;
-    missed?: number;
-    falsePositives?: number;
-  },
-): BenchRow[] {
+export function heldOutRows(s: string, h: CorpusFigure): BenchRow[] {
   const what = ` (${h.secrets} secrets in ${h.formats} formats, ${h.negatives} look-alikes; not tuned on)`;
   const missed = h.missed ?? Math.round((1 - h.recall) * h.secrets);
   const allowedMissed = Math.floor(h.secrets * 0.01 + 1e-9);
@@ -1224,29 +1218,9 @@ export function secretsRows(r: Record<string, unknown>): BenchRow[] {
     : '';
   rows.push(infoRow(s, `recall on the labelled corpus${label}`, 100 * Number(r.recall), '%'));
   rows.push(infoRow(s, 'false-positive rate on the labelled corpus', 100 * Number(r.falsePositiveRate), '%'));
-  const h = r.heldOut as
-    | {
-        secrets: number;
-        formats: number;
-        negatives: number;
-        recall: number;
-        falsePositiveRate: number;
-        missed?: number;
-        falsePositives?: number;
-      }
-    | undefined;
+  const h = r.heldOut as CorpusFigure | undefined;
   if (h) rows.push(...heldOutRows(s, h));
-  const b = r.blindTuning as
-    | {
-        secrets: number;
-        formats: number;
-        negatives: number;
-        recall: number;
-        falsePositiveRate: number;
-        missed: number;
-        falsePositives: number;
-      }
-    | undefined;
+  const b = r.blindTuning as HeldOutFigure | undefined;
   if (b)
     rows.push(
       infoRow(
