@@ -83,9 +83,13 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
         if (!config.storage.redisUrl) return new MemorySessionRevocations();
         // Ended sessions must be seen by every replica: never a silent per-replica fallback.
         if (!redis) throw new Error('REDIS_URL is set but no Redis connections are provided (RedisModule)');
-        // Failures are reported per use (the store fails open with a warning).
-        return new RedisSessionRevocations(redis.client('mcp-session-revocations', 'command'), (message) =>
-          logger.warn({ component: 'mcp' }, message),
+        // Failures are reported per use (the store fails open with a warning). The subscription keeps
+        // a replica-local copy of the ended sessions, so a request needs no Redis command (ADR 0006).
+        return new RedisSessionRevocations(
+          redis.client('mcp-session-revocations', 'command'),
+          (message) => logger.warn({ component: 'mcp' }, message),
+          undefined,
+          { subscriber: redis.client('mcp-session-ends', 'blocking') },
         );
       },
     },
