@@ -408,10 +408,10 @@ export const ADVERSARIAL: Array<{ name: string; make: (n: number) => string }> =
       ['mnemonic-words', 'recovery phrase: ', 'abc '],
       ['ellipsis-previews', 'password: ', 'a\u2026'],
     ] as const
-  ).map(([name, head, unit]) => ({
-    name,
-    make: (n: number) => (head + unit.repeat(200) + '\n').repeat(Math.ceil(n / 600)).slice(0, n),
-  })),
+  ).map(([name, head, unit]) => {
+    const line = head + unit.repeat(200) + '\n';
+    return { name, make: (n: number) => line.repeat(Math.ceil(n / line.length)).slice(0, n) };
+  }),
   { name: 'escaped-quotes-run', make: (n) => '&quot;'.repeat(Math.ceil(n / 6)).slice(0, n) },
 ];
 
