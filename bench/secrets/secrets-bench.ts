@@ -398,6 +398,21 @@ export const ADVERSARIAL: Array<{ name: string; make: (n: number) => string }> =
     name,
     make: (n: number) => head + ' '.repeat(Math.max(0, n - head.length - 1)) + 'x',
   })),
+  // Repeated keywords of the review follow-ups' rules (HTML-escaped quotes, a community's words, a
+  // hook's name, a mnemonic's words, an ellipsis preview), each before a long near-miss run.
+  ...(
+    [
+      ['escaped-quotes', 'password&quot;: &quot;', 'a1'],
+      ['community-words', 'community: ', 'Ab'],
+      ['hooks-code-words', '/hooks/code/', 'ab-'],
+      ['mnemonic-words', 'recovery phrase: ', 'abc '],
+      ['ellipsis-previews', 'password: ', 'a\u2026'],
+    ] as const
+  ).map(([name, head, unit]) => {
+    const line = head + unit.repeat(200) + '\n';
+    return { name, make: (n: number) => line.repeat(Math.ceil(n / line.length)).slice(0, n) };
+  }),
+  { name: 'escaped-quotes-run', make: (n) => '&quot;'.repeat(Math.ceil(n / 6)).slice(0, n) },
 ];
 
 // Three sizes, each 4x the one before, from below MAX_BLOB (64 K, the longest base64/hex run the

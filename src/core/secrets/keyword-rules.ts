@@ -5,7 +5,7 @@
 // of the secret) run on a bounded window around it. Format facts come from the providers' own
 // documentation of their key formats and from the public detector lists of gitleaks and trufflehog;
 // the patterns are written here, not copied. Keywords are lower case (the automaton folds ASCII case).
-import type { PortedRuleSource } from './gitleaks-rules.generated';
+import type { PortedAllowlist, PortedRuleSource } from './gitleaks-rules.generated';
 
 /** A case-insensitive spelling of a word for JavaScript patterns without the i flag. */
 const ci = (s: string): string => s.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
@@ -36,6 +36,12 @@ const NO_PLACEHOLDER = `(?![^\\s"'\\u0000]{0,200}(?:${ci('example')}|${ci('xxxx'
 // A value with a letter and a digit (a password or token, not a word or a name).
 const MIXED = '(?=[^\\s"\'`]{0,199}[0-9])(?=[^\\s"\'`]{0,199}[A-Za-z])';
 
+// Words (lower-case or capitalised, joined by separators or by case) and a number or version after
+// them: gitea-community-2024, Gitea2024, discord.gg/Gitea2024, kubernetes-sigs/v1.2. Bounded and
+// unambiguous (a word ends at a separator or a capital), so linear.
+const WORDS_AND_NUMBER =
+  '[A-Za-z][a-z]{1,20}(?:(?:[-_./:]{1,3}|(?=[A-Z]))[A-Za-z][a-z]{1,20}){0,6}(?:[-_./]{0,2}v?[0-9]{1,8}(?:[-_.][0-9]{1,4}){0,3})?';
+
 // A value of a secrets section's line: quoted or not, with a letter and a digit, key material.
 // (not a commit SHA or an Ethereum address: `commit_url = <sha>`, `address = 0x...` under [credentials])
 const SECTION_VALUE =
@@ -51,11 +57,24 @@ const NOT_A_VALUE = {
   and: false,
   regexes: [
     WORDS_VALUE,
+    // one word with a letter outside ASCII, lower-case or capitalised: zurücksetzen, oublié, Zurücksetzen
+    '^(?=[A-Za-z\\u00c0-\\u017f]{0,40}[\\u00c0-\\u017f])[A-Z\\u00c0-\\u00de]?[a-z\\u00df-\\u017f]{2,40}$',
     // a leading `/` is a path only with lower-case directories: base64 starts with `/` one time in 64
     '^(?:\\.{1,2}/|/(?:(?:[a-z0-9._-]+/)+[A-Za-z0-9._-]*|[a-z0-9._-]*)$|~/|[A-Za-z]:[\\\\/]|[a-z][a-z0-9+.-]*://)',
     '\\.(?:txt|json|pem|key|ya?ml|env|conf|cfg|ini|toml|xml)$',
     '^(?:env|file|fd|stdin):',
     '^(?:true|false|null|none|nil|undefined)$',
+  ],
+  stopwords: [],
+};
+
+// English function words that are not in the BIP-39 English list: a sentence after "recovery
+// phrase:" holds some, a mnemonic none.
+const NOT_BIP39 = {
+  target: 'secret' as const,
+  and: false,
+  regexes: [
+    '(?:^|[ \\t])(?:the|and|your|with|them|these|those|from|for|are|was|were|been|not|but|our|their|which|should|would|could|does|down)(?![a-z])',
   ],
   stopwords: [],
 };
@@ -88,6 +107,7 @@ function rule(
     entropy?: number;
     find?: Find;
     values?: boolean;
+    allow?: PortedAllowlist[];
     block?: boolean;
     needs?: RuleNeeds;
   } = {},
@@ -102,7 +122,7 @@ function rule(
     regex,
     group: opts.group ?? 0,
     entropy: opts.entropy ?? 3,
-    allow: opts.values ? [NOT_A_VALUE] : [],
+    allow: [...(opts.values ? [NOT_A_VALUE] : []), ...(opts.allow ?? [])],
     find: opts.find ?? 'prefix',
     near: '',
   };
@@ -452,6 +472,18 @@ export const META_WORDS = [
   'keyid',
   'ok',
   'test',
+  // message keys (`messages.put("password.invalid", "...")`): the text shown, not the secret
+  'invalid',
+  'mismatch',
+  'incorrect',
+  'wrong',
+  'tooshort',
+  'toolong',
+  'tooweak',
+  'weak',
+  'forgot',
+  'title',
+  'tooltip',
 ];
 const META_PART = `(?:${META_WORDS.map(ci).join('|')})`;
 
@@ -951,11 +983,12 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   ),
   // A webhook path that says what its next segment is (twelfth pass, blind-written tuning corpus):
   // /hooks/token/<value>, /hooks/key/<value>, /webhook/secret/<value>; the value may be percent-encoded
-  // and have no digit (an app password). After /hooks/sha/, /hooks/id/, /hooks/ref/ it is a lookup.
+  // and have no digit (an app password). After /hooks/sha/, /hooks/id/, /hooks/ref/ it is a lookup;
+  // after /hooks/code/ a hook's name (lower-case words, a number) is not a token.
   rule(
     'webhook-url',
     ['/webhook/', '/webhooks/', '/hooks/'],
-    `/(?:${ci('web')})?${ci('hook')}s?/(?:${ci('token')}|(?:${ci('api')}[_-]?)?${ci('key')}|${ci('auth')}|${ci('code')}|${ci('secret')}|${ci('pass')}(?:${ci('word')})?|${ci('sig')}(?:${ci('nature')})?)/([A-Za-z0-9_.~!*+%-]{8,400})(?![A-Za-z0-9_.~!*+%-])`,
+    `/(?:${ci('web')})?${ci('hook')}s?/(?:(?:${ci('token')}|(?:${ci('api')}[_-]?)?${ci('key')}|${ci('auth')}|${ci('secret')}|${ci('pass')}(?:${ci('word')})?|${ci('sig')}(?:${ci('nature')})?)/|${ci('code')}/(?![a-z]{1,40}(?:[-_.](?:[a-z]{1,40}|[0-9]{1,6})){0,8}(?![A-Za-z0-9_.~!*+%-])))([A-Za-z0-9_.~!*+%-]{8,400})(?![A-Za-z0-9_.~!*+%-])`,
     { group: 1, entropy: 2.5 },
   ),
   // Teams' (Office 365 connector) incoming webhooks: .../IncomingWebhook/<32 hex>/<uuid>.
@@ -1309,12 +1342,12 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
     'crypto-private-key',
     ['mnemonic', 'seed phrase', 'seed_phrase', 'seedphrase', 'recovery phrase', 'recovery_phrase'],
     `(?:${ci('mnemonic')}|${ci('seed')}[ _-]?${ci('phrase')}|${ci('recovery')}[ _-]?${ci('phrase')})[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:=|:|${ci('is')})[ \\t]{0,3}(?:${Q}|\`)?((?:[a-z]{3,8}[ \\t]){11,23}[a-z]{3,8})(?![A-Za-z])`,
-    { group: 1, entropy: 2.5 },
+    { group: 1, entropy: 2.5, allow: [NOT_BIP39] },
   ),
   rule(
     'crypto-private-key',
     ['"d":"', '"d": "', '\\"d\\":\\"', '\\\\\\"d\\\\\\":\\\\\\"', '%22d%22%3a%22'],
-    `(?:\\\\{0,7}"|%22)d(?:\\\\{0,7}"|%22)[ \\t]?(?::|%3[Aa])[ \\t]?(?:\\\\{0,7}"|%22)${MIXED}([A-Za-z0-9_-]{32,700})(?![A-Za-z0-9_-])`,
+    `(?:\\\\{0,7}"|%22)d(?:\\\\{0,7}"|%22)[ \\t]?(?::|%3[Aa])[ \\t]?(?:\\\\{0,7}"|%22)(?!(?:[0-9a-f]{40}|[0-9a-f]{64})(?![A-Za-z0-9_-]))${MIXED}([A-Za-z0-9_-]{32,700})(?![A-Za-z0-9_-])`,
     { entropy: 3.5 },
   ),
   // A Google service-account key's `private_key_id` (40 hex; the key file's other half).
@@ -1327,8 +1360,16 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   // Names of keying material the name rules do not read: pepper, PSK, psw/pword, an SNMP community.
   rule(
     'secret-assignment',
-    ['pepper', 'psk', 'psw', 'pword', 'community'],
-    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')}|${ci('community')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:\\??=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
+    ['pepper', 'psk', 'psw', 'pword'],
+    `(?<![A-Za-z])(?:${ci('pepper')}|${ci('psk')}|${ci('psw')}|${ci('pword')})(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:\\??=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
+    { group: 2, entropy: 2.5, values: true },
+  ),
+  // `community:` is also a project's community (a name, a year, a link): the value must not read as
+  // words joined by separators with a number or version after them.
+  rule(
+    'secret-assignment',
+    ['community'],
+    `(?<![A-Za-z])${ci('community')}(?![A-Za-z])[A-Za-z0-9_]{0,20}(?:\\\\?["'])?[ \\t]{0,3}(?:\\??=|:)[ \\t]{0,3}(${Q}?)(?![$%{<])(?!${WORDS_AND_NUMBER}(?![^\\s"'\`\\\\\\u0000]))${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1`,
     { group: 2, entropy: 2.5, values: true },
   ),
   // Apple app-specific passwords (xxxx-xxxx-xxxx-xxxx, lower-case letters) under a password name.
@@ -1481,7 +1522,7 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     [' is set to ', ' -> '],
-    `(?<=${SECRET_NAME}[ \\t]{0,2})[ \\t](?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
+    `(?<=${SECRET_NAME}[ \\t]{0,2})(?<![_.-]${META_PART}[ \\t]{0,2})[ \\t](?:${ci('is')} ${ci('set')} ${ci('to')}|->)[ \\t]{1,3}(\`?)${MIXED}([^\\s"'\`\\\\\\u0000]{8,200})\\1(?=[ \\t]|$|\\u0000|\\\\n)`,
     { group: 2, entropy: 2.5, values: true },
   ),
   // A client built with its key as the one argument: new ApiClient("X"), twilio(sid, "X").
@@ -1495,8 +1536,16 @@ export const KEYWORD_RULES: KeywordRuleSource[] = [
   rule(
     'secret-assignment',
     ['name="', 'name=\\"'],
-    `${ci('name')}=(${Q})(?:${SECRET_NAME}|[A-Za-z0-9_.-]{0,40}[_.-]${ci('key')}|${ci('mnemonic')})\\1[ \\t]{1,8}(?:${ci('content')}|${ci('value')})=(${Q})${MIXED}([^"'\\\\\\n\\u0000]{8,300})\\2`,
+    `${ci('name')}=(${Q})(?![A-Za-z0-9_.-]{0,40}${ci('author')}s?\\1)(?:${SECRET_NAME}|[A-Za-z0-9_.-]{0,40}[_.-]${ci('key')}|${ci('mnemonic')})\\1[ \\t]{1,8}(?:${ci('content')}|${ci('value')})=(${Q})${MIXED}([^"'\\\\\\n\\u0000]{8,300})\\2`,
     { group: 3, entropy: 3, values: true },
+  ),
+  // HTML-escaped quotes (Gitea's rendered Markdown and code): `&quot;password&quot;: &quot;X&quot;`,
+  // `DB_PASSWORD=&quot;X&quot;`. The value is what is between the entities.
+  rule(
+    'secret-assignment',
+    ['&quot;'],
+    `(?<=${SECRET_NAME}(?:&quot;)?[ \\t]{0,3}[:=][ \\t]{0,3})(?<![_.-]${META_PART}(?:&quot;)?[ \\t]{0,3}[:=][ \\t]{0,3})&quot;(?=[^&\\s"'<>\\\\\\u0000]{0,199}[0-9])((?:[^&\\s"'<>\\\\\\u0000]|&(?:amp|lt|gt|apos|#39|#x27);){6,200})&quot;`,
+    { group: 1, entropy: 3, values: true },
   ),
   // CLI flags of record keys and WireGuard: cypress run --record --key X, wg set ... private-key <(echo X).
   rule('secret-flag', ['--record --key'], `--record[ \\t]+--key[ \\t]+(${Q}?)([A-Za-z0-9-]{16,100})\\1`, {

@@ -818,7 +818,14 @@ function matchKeyword(
   if (kw === 'authorization') {
     AUTH_RE.lastIndex = after;
     const a = AUTH_RE.exec(text);
-    if (a && !isPlaceholder(a[1]!) && looksRandom(a[1]!) && (/[0-9]/.test(a[1]!) || a[1]!.length >= 20)) {
+    if (
+      a &&
+      // a call that makes the value (`Basic base64(username:password)` in docs) is not one
+      text.charCodeAt(AUTH_RE.lastIndex) !== 40 &&
+      !isPlaceholder(a[1]!) &&
+      looksRandom(a[1]!) &&
+      (/[0-9]/.test(a[1]!) || a[1]!.length >= 20)
+    ) {
       const end = AUTH_RE.lastIndex;
       out.push({ start: end - a[1]!.length, end, kind: 'authorization-header', reveal: 0, prio: 1 });
       return end;
@@ -1074,17 +1081,26 @@ function proseAt(
 ): void {
   // Every value holds a digit and ends on the line (or in the string), at most ~260 characters on,
   // and starts within ~60 characters (gap, verb, quotes) with no white space: most prose stops here.
-  const digit = digits.after(end);
-  if (!digit) {
+  // A letters-only value is also tried when a digit follows later on the line but the value the
+  // digit path reads is none ("the password is X (expires in 30 days)").
+  if (!digits.after(end) || !proseDigitAt(text, start, end, out)) {
     const c = text.charCodeAt(end);
     if (c === 32 || c === 9 || c === 58) proseLettersAt(text, start, end, out);
-    return;
   }
+}
+
+/** The digit-bearing value after a prose keyword; whether one was taken. */
+function proseDigitAt(
+  text: string,
+  start: number,
+  end: number,
+  out: Array<PatternMatch & { prio: number }>,
+): boolean {
   PROSE_RE.lastIndex = end;
   const m = PROSE_RE.exec(text);
-  if (!m) return;
+  if (!m) return false;
   const gap = m[1];
-  if (gap !== undefined && PROSE_GAP_DENY.test(gap)) return;
+  if (gap !== undefined && PROSE_GAP_DENY.test(gap)) return false;
   const kw = text.slice(start, end).toLowerCase();
   // Without a verb or a table cell, only the password words and `authtoken` (ngrok's CLI) take the
   // next word as the value: "token tok_..." and "key k-..." name ids as often as secrets.
@@ -1106,23 +1122,25 @@ function proseAt(
         strongKeyValue(m[3]!))
     )
   )
-    return;
+    return false;
   let value = m[3]!;
   // A drawn value holds brackets and `*`; closing ones at its end are the sentence's (`X)`, `**X**`).
   value = value.replace(/[.,:!?*)\]}>]+$/, '');
-  if (!proseValueOk(value)) return;
+  if (!proseValueOk(value)) return false;
   // `access`, `api` and `auth` alone name logs, versions and OAuth states; their credentials are
   // reached through the word after them (API key, auth token).
-  if (kw === 'access' || kw === 'api' || kw === 'auth') return;
-  if (kw === 'token' && PROSE_TOKEN_BEFORE_DENY.test(text.slice(Math.max(0, start - 24), start))) return;
+  if (kw === 'access' || kw === 'api' || kw === 'auth') return false;
+  if (kw === 'token' && PROSE_TOKEN_BEFORE_DENY.test(text.slice(Math.max(0, start - 24), start)))
+    return false;
   if (kw === 'key') {
     // "key" alone names too much (ssh key, cache key, key id): the word before must not be a lookup
     // and the value must be key material.
     const before = text.slice(Math.max(0, start - 24), start);
-    if (PROSE_KEY_BEFORE_DENY.test(before) || !strongKeyValue(value)) return;
+    if (PROSE_KEY_BEFORE_DENY.test(before) || !strongKeyValue(value)) return false;
   }
   const valueEnd = m.index + m[0].length - (m[3]!.length - value.length);
   pushValue(out, valueEnd, value, 'secret-assignment');
+  return true;
 }
 /**
  * A prose value of letters only, which the digit check above passes by (16 characters of base62 are

@@ -119,10 +119,20 @@ function caseChanges(s: string): number {
 // Values in a secret's slot that are not secrets (twelfth pass, blind-written tuning corpus): public
 // keys meant for browsers (Mapbox `pk.`, Stripe `pk_live_`/`pk_test_`, PostHog `phc_`), references to
 // a secrets manager (an AWS Secrets Manager or SSM ARN, `akv://`, `op://`, `vault://` ...), a key's
-// name where its value should be (`AWS_SECRET_ACCESS_KEY=`, `password:`), a redacted preview
-// (`••••3Fxf`, `xoxb-…7710`), `test-key`-like labels, `TODO_SET_ME` and vals' `ref+sops://` references.
+// name where its value should be (`AWS_SECRET_ACCESS_KEY=`, `password:`), `test-key`-like labels,
+// `TODO_SET_ME` and vals' `ref+sops://` references.
 const NOT_A_SECRET_RE =
-  /^(?:pk\.eyJ|pk_(?:live|test)_|phc_|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):|(?:akv|azurekeyvault|vault|op|gcpsm|awssm|sops|bws|doppler|infisical):\/\/|projects\/[^/\s]+\/secrets\/|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=$|[a-z]+(?:_[a-z]+)*:$|&quot;|ref\+[a-z0-9]+:\/\/|vault:[a-z0-9_-]+\/|(?:test|dev|demo|local|sample|my)[-_](?:key|token|secret|password|pass|pwd)(?:[-_][0-9x]{1,12})?$|todo[-_]|set[-_]?me$)|[\u2022\u2026]/i;
+  /^(?:pk\.eyJ|pk_(?:live|test)_|phc_|arn:aws[a-z-]*:(?:secretsmanager|ssm|kms):|(?:akv|azurekeyvault|vault|op|gcpsm|awssm|sops|bws|doppler|infisical):\/\/|projects\/[^/\s]+\/secrets\/|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=$|[a-z]+(?:_[a-z]+)*:$|ref\+[a-z0-9]+:\/\/|vault:[a-z0-9_-]+\/|(?:test|dev|demo|local|sample|my)[-_](?:key|token|secret|password|pass|pwd)(?:[-_][0-9x]{1,12})?$|todo[-_]|set[-_]?me$)/i;
+
+/**
+ * A redacted preview (`••••3Fxf`, `xoxb-…7710`, `sk-…abcd`): bullets or an ellipsis with only short
+ * visible parts beside them. A long visible run beside an ellipsis is a truncated real secret.
+ */
+function redactedPreview(v: string): boolean {
+  if (!/[\u2022\u2026]/.test(v)) return false;
+  return v.split(/[\u2022\u2026]+/).every((part) => part.length <= PREVIEW_VISIBLE);
+}
+const PREVIEW_VISIBLE = 12;
 
 /**
  * `dotted`: whether a dotted identifier (config.db.password) counts as a placeholder; token formats
@@ -137,6 +147,8 @@ export function isPlaceholder(value: string, dotted = true): boolean {
   for (let i = 1; i < v.length && same; i++) same = v.charCodeAt(i) === v.charCodeAt(0);
   if (same) return true;
   if (v.length > 400) return false;
-  if (NOT_A_SECRET_RE.test(v)) return true;
+  // In HTML-escaped quotes (`&quot;X&quot;`, rendered Markdown, an XML attribute): what is between.
+  if (v.startsWith('&quot;')) return isPlaceholder(v.slice(6, v.endsWith('&quot;') ? -6 : undefined), dotted);
+  if (NOT_A_SECRET_RE.test(v) || redactedPreview(v)) return true;
   return placeholderWord(v) || (dotted && dottedIdentifier(v));
 }

@@ -392,13 +392,18 @@ function accept(
         break;
       }
   }
-  const secret = m[g] ?? m[0];
+  let secret = m[g] ?? m[0];
   if (secret === '') return false;
   let [s, e] = m.indices![g] ?? m.indices![0]!;
   // A secret group that takes its quotes along (`"value"`) is masked inside them: the quotes may
   // be JSON syntax.
   const q = text.charCodeAt(s);
   if (e - s >= 2 && (q === 34 || q === 39) && text.charCodeAt(e - 1) === q) [s, e] = [s + 1, e - 1];
+  // HTML-escaped quotes (`&quot;X&quot;` in an XML attribute) likewise: the value is what is between.
+  else if (secret.length > 12 && secret.startsWith('&quot;') && secret.endsWith('&quot;')) {
+    [s, e] = [s + 6, e - 6];
+    secret = secret.slice(6, -6);
+  }
   // In serialised JSON, `","` is the boundary between two strings, not a `name, value` pair: the
   // string walk (which scans strings apart) and the serialised text must read the same.
   if (rule.find === 'assign' && text.slice(offset + m.index, s).includes('","')) return false;
