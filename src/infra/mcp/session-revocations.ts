@@ -3,7 +3,6 @@
 // replica sees it) and in memory otherwise (a single replica, or best effort). An ended session is
 // remembered by its own nonce (from the verified id), not by the id's text: one session is one
 // entry however its id is spelled, and only the owner of a valid session can add one.
-import { randomBytes } from 'node:crypto';
 
 export interface SessionRevocations {
   /** `nonce`: SessionState.nonce of a verified session id. */
@@ -57,10 +56,9 @@ export type RedisLike = {
   quit(): Promise<unknown>;
 };
 
-/** What the replica-local copy adds: SET and PUBLISH in one transaction, acknowledgements, the load. */
+/** What the replica-local copy adds: SET and PUBLISH in one transaction, the load, the census. */
 export type RedisCommandsLike = RedisLike & {
   multi(): RedisTransactionLike;
-  publish(channel: string, message: string): Promise<number>;
   scan(
     cursor: string,
     match: 'MATCH',
@@ -69,6 +67,7 @@ export type RedisCommandsLike = RedisLike & {
     n: number,
   ): Promise<[string, string[]]>;
   pttl(key: string): Promise<number>;
+  pubsub(subcommand: 'NUMSUB', ...channels: string[]): Promise<unknown[]>;
 };
 
 export type RedisTransactionLike = {
@@ -89,48 +88,77 @@ export type RedisSubscriberLike = {
 
 export type ReplicaCopyOptions = {
   subscriber: RedisSubscriberLike;
-  /** How long a PONG on the subscription vouches for the copy, counted from its PING (1 s). */
+  /**
+   * How long a PONG on the subscription vouches for the copy, counted from its PING (500 ms). An
+   * end's DELETE is answered this long (+100 ms) after it was published.
+   */
   trustWindowMs?: number;
-  /** Longest wait for the other replicas' acknowledgements of an end (2 s; above the window). */
-  ackTimeoutMs?: number;
+  /**
+   * A channel every replica subscribes to, new or old (the policy changes' channel): while it has
+   * more subscribers than the ends' channel, some replica ends sessions without publishing them (a
+   * version from before the copy, during a rolling upgrade), and no copy is trusted.
+   */
+  censusChannel?: string;
   /** Monotonic clock in ms. */
   now?: () => number;
   /** Ended sessions the copy holds at most; past it the copy is incomplete and not trusted. */
   maxEntries?: number;
 };
 
-const DEFAULT_TRUST_WINDOW_MS = 1_000;
+const DEFAULT_TRUST_WINDOW_MS = 500;
+/** Added to the window before a DELETE is answered: timers fire late, clocks drift a little. */
+const SETTLE_MARGIN_MS = 100;
+const LOAD_RETRY_MAX_MS = 30_000;
+
+const bounded = (promise: Promise<unknown>, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
+};
 
 /**
  * Ended sessions in Redis (`SET <prefix><nonce> EX <lifetime>`), shared by every replica. With a
  * subscription (`copy`), each replica also keeps a local copy and answers from it without a Redis
  * command per request, exactly (ADR 0006):
- * - an end is SET and PUBLISHed in one transaction; every subscribed replica adds it to its copy,
- *   then acknowledges; the DELETE is answered once every receiver PUBLISH counted has acknowledged,
- *   or after `ackTimeoutMs`;
- * - a replica trusts its copy only while a PONG answered, on the subscription, a PING sent less than
- *   `trustWindowMs` ago: messages and replies come in order on one connection, so every end
- *   published before that PING is in the copy; a receiver that did not acknowledge within
- *   `ackTimeoutMs` (> the window) has stopped trusting its copy by the time the DELETE is answered;
+ * - an end is SET and PUBLISHed in one transaction, and its DELETE is answered `trustWindowMs`
+ *   (+ a margin) after the publication;
+ * - a replica trusts its copy only while a PONG came back, on the subscription, for a PING sent
+ *   less than `trustWindowMs` ago. Messages and replies come in order on one connection, so such a
+ *   PONG proves every end published before its PING is in the copy; a replica that has not heard of
+ *   an end by the time its DELETE is answered (subscription lagging, dropped or not yet noticed as
+ *   dropped) has had no such PONG since before the publication, and asks Redis;
  * - on (re)subscribing, the copy is loaded from Redis (SCAN) before it is trusted again;
- * - otherwise (no subscription, stale, loading, or over its bound) each request asks Redis.
+ * - while a replica that does not publish its ends is around (`censusChannel`), no copy is trusted,
+ *   and the copy is loaded again once it is gone;
+ * - otherwise (not subscribed, stale, loading, over its bound) each request asks Redis.
  */
 export class RedisSessionRevocations implements SessionRevocations {
   private readonly ended = new Map<string, number>();
   private readonly channel: string;
-  private readonly replicaId = randomBytes(9).toString('base64url');
-  private readonly pendingAcks = new Map<string, { acks: number; needed: number; done: () => void }>();
   private readonly trustWindowMs: number;
-  private readonly ackTimeoutMs: number;
   private readonly now: () => number;
   private readonly maxEntries: number;
   /** Bumped when the subscription drops or starts over; a load or PONG of an older one is void. */
   private generation = 0;
   private loadedGeneration = -1;
-  private trustedUntil = 0;
+  private pongUntil = 0;
+  private censusUntil = 0;
+  /** A replica that does not publish its ends was seen: load again once it is gone. */
+  private censusDeficit = false;
   /** The copy skipped an end (over its bound): not trusted before this time. */
   private incompleteUntil = 0;
+  private lastPurge = Number.NEGATIVE_INFINITY;
   private heartbeat: NodeJS.Timeout | null = null;
+  private pinging = false;
+  private counting = false;
+  private loadFailures = 0;
+  private loadRetry: NodeJS.Timeout | null = null;
+  private readonly revoking = new Set<Promise<void>>();
   private closed = false;
 
   constructor(
@@ -141,7 +169,6 @@ export class RedisSessionRevocations implements SessionRevocations {
   ) {
     this.channel = `${prefix.replace(/:$/, '')}:ends`;
     this.trustWindowMs = copy?.trustWindowMs ?? DEFAULT_TRUST_WINDOW_MS;
-    this.ackTimeoutMs = Math.max(copy?.ackTimeoutMs ?? 2 * this.trustWindowMs, this.trustWindowMs + 100);
     this.now = copy?.now ?? (() => performance.now());
     this.maxEntries = copy?.maxEntries ?? MAX_MEMORY_REVOCATIONS;
     if (copy) this.subscribe(copy.subscriber);
@@ -151,7 +178,10 @@ export class RedisSessionRevocations implements SessionRevocations {
   get trusted(): boolean {
     const now = this.now();
     return (
-      this.loadedGeneration === this.generation && now < this.trustedUntil && now >= this.incompleteUntil
+      this.loadedGeneration === this.generation &&
+      now < this.pongUntil &&
+      (this.copy?.censusChannel === undefined || now < this.censusUntil) &&
+      now >= this.incompleteUntil
     );
   }
 
@@ -162,35 +192,13 @@ export class RedisSessionRevocations implements SessionRevocations {
       await this.redis.set(this.prefix + nonce, '1', 'EX', seconds);
       return;
     }
-    this.remember(nonce, seconds * 1000);
-    const redis = this.redis;
-    let settle!: () => void;
-    const acknowledged = new Promise<void>((resolve) => (settle = resolve));
-    // Registered before the PUBLISH: an acknowledgement may arrive before its reply.
-    const pending = { acks: 0, needed: Number.POSITIVE_INFINITY, done: settle };
-    this.pendingAcks.set(nonce, pending);
-    let timer: NodeJS.Timeout | undefined;
+    if (this.closed) throw new Error('the session store is closed');
+    const done = this.publishEnd(nonce, seconds);
+    this.revoking.add(done);
     try {
-      const replies = await redis
-        .multi()
-        .set(this.prefix + nonce, '1', 'EX', seconds)
-        .publish(this.channel, `${this.replicaId} ${seconds} ${nonce}`)
-        .exec();
-      const failed =
-        replies?.find(([error]) => error) ?? (replies ? null : [new Error('transaction aborted')]);
-      if (failed) throw failed[0];
-      pending.needed = Number(replies![1]![1]);
-      if (pending.acks >= pending.needed) return;
-      const timedOut = new Promise<boolean>(
-        (resolve) => (timer = setTimeout(() => resolve(true), this.ackTimeoutMs)),
-      );
-      if (await Promise.race([acknowledged.then(() => false), timedOut]))
-        this.warn(
-          `MCP session end: ${pending.acks} of ${pending.needed} replicas acknowledged within ${this.ackTimeoutMs} ms; the others no longer trust their copy`,
-        );
+      await done;
     } finally {
-      clearTimeout(timer);
-      this.pendingAcks.delete(nonce);
+      this.revoking.delete(done);
     }
   }
 
@@ -212,50 +220,58 @@ export class RedisSessionRevocations implements SessionRevocations {
   async close(): Promise<void> {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    for (const pending of this.pendingAcks.values()) pending.done();
-    await this.copy?.subscriber.quit().catch(() => undefined);
-    await this.redis.quit().catch(() => undefined);
+    if (this.loadRetry) clearTimeout(this.loadRetry);
+    // An end under way is answered only after its wait, even at shutdown (it needs the connection).
+    await Promise.allSettled([...this.revoking]);
+    if (this.copy) await bounded(this.copy.subscriber.quit(), 1_000);
+    await bounded(this.redis.quit(), 1_000);
+  }
+
+  private async publishEnd(nonce: string, seconds: number): Promise<void> {
+    this.remember(nonce, seconds * 1000);
+    const replies = await this.redis
+      .multi()
+      .set(this.prefix + nonce, '1', 'EX', seconds)
+      .publish(this.channel, `${seconds} ${nonce}`)
+      .exec();
+    const failed = replies ? replies.find(([error]) => error) : [new Error('transaction aborted')];
+    if (failed) throw failed[0];
+    // Past the window, no replica that lacks this end still trusts its copy (see the class comment).
+    await new Promise((resolve) => setTimeout(resolve, this.trustWindowMs + SETTLE_MARGIN_MS));
   }
 
   private subscribe(subscriber: RedisSubscriberLike): void {
-    const acks = `${this.channel}:ack:${this.replicaId}`;
     subscriber.on('message', (channel, message) => {
-      if (channel === acks) {
-        const pending = this.pendingAcks.get(message);
-        if (pending && ++pending.acks >= pending.needed) pending.done();
-        return;
-      }
       if (channel !== this.channel) return;
-      const [origin, seconds, nonce] = message.split(' ');
-      if (!origin || !nonce || !/^\d+$/.test(seconds ?? '')) return;
-      // In the copy first, then acknowledged: the origin may answer its DELETE on this ack.
-      this.remember(nonce, Number(seconds) * 1000);
-      this.redis.publish(`${this.channel}:ack:${origin}`, nonce).catch(() => undefined);
+      const space = message.indexOf(' ');
+      const seconds = message.slice(0, space);
+      if (space < 1 || space === message.length - 1 || !/^\d+$/.test(seconds)) return;
+      this.remember(message.slice(space + 1), Number(seconds) * 1000);
     });
     subscriber.on('close', () => this.distrust());
-    subscriber.on('ready', () => void this.load(subscriber, acks));
-    this.heartbeat = setInterval(() => void this.ping(subscriber), Math.max(10, this.trustWindowMs / 4));
+    subscriber.on('ready', () => void this.load(subscriber));
+    this.heartbeat = setInterval(() => this.beat(subscriber), Math.max(10, this.trustWindowMs / 5));
     this.heartbeat.unref();
-    if (subscriber.status === 'ready') void this.load(subscriber, acks);
+    if (subscriber.status === 'ready') void this.load(subscriber);
   }
 
   private distrust(): void {
     this.generation++;
-    this.trustedUntil = 0;
+    this.pongUntil = 0;
   }
 
   /** Subscribed first, then every end still in Redis loaded: nothing ended in between is missed. */
-  private async load(subscriber: RedisSubscriberLike, acks: string): Promise<void> {
+  private async load(subscriber: RedisSubscriberLike): Promise<void> {
+    if (this.closed) return;
     this.distrust();
     const generation = this.generation;
-    const redis = this.redis;
     try {
-      await subscriber.subscribe(this.channel, acks);
+      await subscriber.subscribe(this.channel);
       let cursor = '0';
       do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 1000);
+        const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 1000);
         cursor = next;
-        const ttls = await Promise.all(keys.map((key) => redis.pttl(key)));
+        const ttls = await Promise.all(keys.map((key) => this.redis.pttl(key)));
         keys.forEach((key, i) => {
           const ttl = ttls[i]!;
           // -2: expired meanwhile; -1 (no expiry, not written by us): kept for a day.
@@ -264,32 +280,71 @@ export class RedisSessionRevocations implements SessionRevocations {
         if (generation !== this.generation) return;
       } while (cursor !== '0');
       this.loadedGeneration = generation;
-      await this.ping(subscriber);
+      this.loadFailures = 0;
+      this.beat(subscriber);
     } catch (error) {
-      if (!this.closed)
+      if (this.closed || generation !== this.generation) return;
+      // Tried again while the subscription lasts (a new one loads by itself).
+      const delay = Math.min(LOAD_RETRY_MAX_MS, 500 * 2 ** this.loadFailures++);
+      if (this.loadFailures === 1)
         this.warn(
-          `MCP session ends: the local copy could not be loaded (${error instanceof Error ? error.message : 'error'}); each request asks Redis`,
+          `MCP session ends: the local copy could not be loaded (${error instanceof Error ? error.message : 'error'}); each request asks Redis until it is`,
         );
+      this.loadRetry = setTimeout(() => {
+        if (generation === this.generation && subscriber.status === 'ready') void this.load(subscriber);
+      }, delay);
+      this.loadRetry.unref();
     }
   }
 
-  private async ping(subscriber: RedisSubscriberLike): Promise<void> {
+  /** One PING on the subscription and one census, unless the last ones are still unanswered. */
+  private beat(subscriber: RedisSubscriberLike): void {
     const generation = this.generation;
-    if (this.loadedGeneration !== generation || subscriber.status !== 'ready') return;
+    if (this.closed || this.loadedGeneration !== generation || subscriber.status !== 'ready') return;
     const sent = this.now();
-    try {
-      await subscriber.ping();
-    } catch {
-      return;
+    if (!this.pinging) {
+      this.pinging = true;
+      subscriber.ping().then(
+        () => {
+          this.pinging = false;
+          if (generation === this.generation)
+            this.pongUntil = Math.max(this.pongUntil, sent + this.trustWindowMs);
+        },
+        () => (this.pinging = false),
+      );
     }
-    if (generation === this.generation)
-      this.trustedUntil = Math.max(this.trustedUntil, sent + this.trustWindowMs);
+    const census = this.copy?.censusChannel;
+    if (census !== undefined && !this.counting) {
+      this.counting = true;
+      this.redis.pubsub('NUMSUB', census, this.channel).then(
+        (reply) => {
+          this.counting = false;
+          const everyone = Number(reply[1]);
+          const publishing = Number(reply[3]);
+          if (everyone > publishing) {
+            this.censusDeficit = true;
+            this.censusUntil = 0;
+          } else if (this.censusDeficit) {
+            // Ends made by a replica that did not publish them are in Redis only: load them first.
+            this.censusDeficit = false;
+            void this.load(subscriber);
+          } else if (generation === this.generation) {
+            this.censusUntil = Math.max(this.censusUntil, sent + this.trustWindowMs);
+          }
+        },
+        () => (this.counting = false),
+      );
+    }
   }
 
   private remember(nonce: string, ttlMs: number): void {
     const now = this.now();
     if (!this.ended.has(nonce) && this.ended.size >= this.maxEntries) {
-      for (const [key, until] of this.ended) if (until <= now) this.ended.delete(key);
+      // Expired entries go at most once a second (a full copy would be walked on every end).
+      if (now - this.lastPurge >= 1_000) {
+        this.lastPurge = now;
+        for (const [key, until] of this.ended) if (until <= now) this.ended.delete(key);
+      }
       if (this.ended.size >= this.maxEntries) {
         // Never drop a live end: the copy is incomplete (not trusted) until this one would expire.
         this.incompleteUntil = Math.max(this.incompleteUntil, now + ttlMs);

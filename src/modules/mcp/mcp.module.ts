@@ -39,6 +39,7 @@ import {
   type SessionRevocations,
 } from '../../infra/mcp/session-revocations';
 import { MCP_SESSION_REVOCATIONS } from '../../infra/mcp/mcp.tokens';
+import { POLICY_CHANNEL } from '../../infra/policy/policy-cache';
 
 const SERVER_NAME = 'aegis-gitea-mcp';
 const SERVER_VERSION = '0.1.0';
@@ -89,7 +90,8 @@ function sessionSecret(config: AppConfig, logger: Logger): string {
           redis.client('mcp-session-revocations', 'command'),
           (message) => logger.warn({ component: 'mcp' }, message),
           undefined,
-          { subscriber: redis.client('mcp-session-ends', 'blocking') },
+          // Every replica, this version or an older one, subscribes to the policy changes' channel.
+          { subscriber: redis.client('mcp-session-ends', 'blocking'), censusChannel: POLICY_CHANNEL },
         );
       },
     },
