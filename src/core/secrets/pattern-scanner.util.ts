@@ -451,7 +451,7 @@ function strongKeyValue(value: string): boolean {
 // or come after a type (`API_TOKEN: &str =`, `apiKey: string =`, `val secret: String =`).
 const ASSIGNMENT_RE =
   // eslint-disable-next-line no-control-regex
-  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["'])?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?{1,2}=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
+  /([A-Za-z0-9_-]{0,20})(?:\\{0,2}["']|&quot;)?\]?\s{0,3}(?::[ \t]{0,3}&?(?:'static[ \t]+)?[A-Za-z_][A-Za-z0-9_.<>[\]]{0,30}\??[ \t]{1,3}=[ \t](?![=>])|:=|=>|\?{1,2}=|\|\|=|[:=])[ \t]{0,3}(?:\\{0,2}(?:""|'')?(["'`])([^"'`\\\r\n\u0000]{1,2048})\\{0,2}\2|&quot;([^&"'`<>\\\r\n\u0000]{1,2048})&quot;|([^\s"'`<>;,&)\]}\\\u0000]{1,2048}|>[-+]?[0-9]?(?=[ \t]*(?:\r?\n|\\n))))/dy;
 const AUTH_RE =
   /(?:[_-]?header)?(?:\\{0,2}["'])?\s{0,3}[:=]\s{0,3}(?:\\{0,2}["'])?(?:bearer|token|basic|digest|bot|apikey|splunk|sso-key|geniekey|ssws)[ \t]{1,3}([A-Za-z0-9._~+/=-]{6,4096})/iy;
 // `Bearer <token>`, or a `bearer` key with the token as its value (`"bearer": "..."`, `bearer=...`).
@@ -861,10 +861,13 @@ function matchKeyword(
   ASSIGNMENT_RE.lastIndex = after;
   const a = ASSIGNMENT_RE.exec(text);
   if (!a || !KEY_SUFFIX_OK.test(a[1]!)) return -1;
-  const quoted = a[3] !== undefined;
-  let value = (quoted ? a[3] : a[4])!;
-  const start = a.indices![quoted ? 3 : 4]![0];
-  let end = a.indices![quoted ? 3 : 4]![1];
+  // Group 3: in quotes; 4: in HTML-escaped quotes (`&quot;X&quot;`, rendered Markdown), judged
+  // the same way; 5: unquoted.
+  const group = a[3] !== undefined ? 3 : a[4] !== undefined ? 4 : 5;
+  const quoted = group !== 5;
+  let value = a[group]!;
+  const start = a.indices![group]![0];
+  let end = a.indices![group]![1];
   // An unquoted value stops at `&` and at `<>)]}`; inside a value they are a drawn password's
   // symbols (DB_PASSWORD=k&x9..., `password: w9jT>a*XyC6`), unless the name is a query parameter.
   if (!quoted) {
@@ -875,7 +878,7 @@ function matchKeyword(
     }
   }
   // A YAML block scalar (`password: |`): the value is on the lines below.
-  if (!quoted && /^[|>][-+]?[0-9]?$/.test(value)) return blockScalar(text, a.indices![4]![1], at, kw, out);
+  if (!quoted && /^[|>][-+]?[0-9]?$/.test(value)) return blockScalar(text, a.indices![5]![1], at, kw, out);
   if (!acceptAssignedValue(value, quoted)) return -1;
   if (
     (kw.endsWith('key') || kw.endsWith('pat') || kw.endsWith('salt')) &&

@@ -48,6 +48,20 @@ describe('review follow-ups: secrets masked', () => {
     expect(mask(placeholder)).toBe(placeholder);
   });
 
+  it('a letters-only value in escaped quotes is judged as the same value in quotes', () => {
+    // "password": "<letters>" in plain quotes was masked, the same line rendered as HTML was not.
+    expectMasked('<pre>{&quot;password&quot;: &quot;', j('hunterwolf', 'blue'), '&quot;}</pre>');
+    expectMasked('<code>DB_PASSWORD=&quot;', j('correcthorse', 'battery'), '&quot;</code>');
+    for (const placeholder of [
+      '{&quot;password&quot;: &quot;changeme&quot;}',
+      '{&quot;password&quot;: &quot;string&quot;}',
+      '{&quot;secret&quot;: &quot;&lt;secret&gt;&quot;}',
+      'password=&quot;${DB_PASSWORD}&quot;',
+      '{&quot;token_type&quot;: &quot;bearer&quot;}',
+    ])
+      expect(mask(placeholder)).toBe(placeholder);
+  });
+
   it('a truncated key beside an ellipsis is masked, a short redacted preview is not', () => {
     expectMasked('api_key = "', j('Xk9mP2vLq8wZr7', 'TpW4vNc3B', ELLIPSIS), '"');
     for (const preview of [
