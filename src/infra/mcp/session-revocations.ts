@@ -3,6 +3,7 @@
 // replica sees it) and in memory otherwise (a single replica, or best effort). An ended session is
 // remembered by its own nonce (from the verified id), not by the id's text: one session is one
 // entry however its id is spelled, and only the owner of a valid session can add one.
+import { bounded } from '../redis/redis-connections';
 
 export interface SessionRevocations {
   /** `nonce`: SessionState.nonce of a verified session id. */
@@ -109,17 +110,6 @@ const DEFAULT_TRUST_WINDOW_MS = 500;
 /** Added to the window before a DELETE is answered: timers fire late, clocks drift a little. */
 const SETTLE_MARGIN_MS = 100;
 const LOAD_RETRY_MAX_MS = 30_000;
-
-const bounded = (promise: Promise<unknown>, ms: number): Promise<void> => {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.then(
-      () => undefined,
-      () => undefined,
-    ),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-  ]).finally(() => clearTimeout(timer));
-};
 
 /**
  * Ended sessions in Redis (`SET <prefix><nonce> EX <lifetime>`), shared by every replica. With a

@@ -47,7 +47,8 @@ class TrackedRedis extends Redis {
 
 const ignore = (): void => undefined;
 
-function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
+/** Waits for `promise` (its outcome ignored) at most `ms`. */
+export function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   return Promise.race([promise.then(ignore, ignore), timeout]).finally(() => clearTimeout(timer));
