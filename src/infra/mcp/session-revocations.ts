@@ -3,7 +3,7 @@
 // replica sees it) and in memory otherwise (a single replica, or best effort). An ended session is
 // remembered by its own nonce (from the verified id), not by the id's text: one session is one
 // entry however its id is spelled, and only the owner of a valid session can add one.
-import { bounded } from '../redis/redis-connections';
+import { bounded } from '../redis/bounded-wait';
 
 export interface SessionRevocations {
   /** `nonce`: SessionState.nonce of a verified session id. */

@@ -3,6 +3,7 @@
 // for ever with a bounded backoff, follow a failover, notice a dead peer), and one close() ends
 // every client still open, the copies BullMQ makes with duplicate() included.
 import { Redis, type RedisOptions as IoRedisOptions } from 'ioredis';
+import { bounded } from './bounded-wait';
 
 /** Plain (non-RESP3) client options. */
 export type RedisClientOptions = Omit<IoRedisOptions, 'replyMapping'>;
@@ -46,13 +47,6 @@ class TrackedRedis extends Redis {
 }
 
 const ignore = (): void => undefined;
-
-/** Waits for `promise` (its outcome ignored) at most `ms`. */
-export function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([promise.then(ignore, ignore), timeout]).finally(() => clearTimeout(timer));
-}
 
 export class RedisConnections {
   private readonly open = new Map<Redis, string>();
